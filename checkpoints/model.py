@@ -25,6 +25,22 @@ class Level(StrEnum):
     SENTENCE = "sentence"
 
 
+class ReferenceMode(StrEnum):
+    """How a category's check-points get their references.
+
+    ``aligned``: the reference words aligned to the check-point's source words
+    (Zhou §4); ``sentence``: the whole reference sentence, DM 1 (Zhou §4.2's
+    sentence-level categories, literally).
+    """
+
+    ALIGNED = "aligned"
+    SENTENCE = "sentence"
+
+    @classmethod
+    def default_for(cls, level: Level) -> ReferenceMode:
+        return cls.SENTENCE if level is Level.SENTENCE else cls.ALIGNED
+
+
 @dataclass(frozen=True, slots=True)
 class Token:
     """One syntactic word with its UD annotation.

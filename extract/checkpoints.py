@@ -6,7 +6,10 @@ For every check-point the taxonomy finds in a source sentence:
   words aligned to the check-point's source words, in reference order, with
   ``*`` wherever the aligned words skip some (§5's non-consecutive
   check-points); a reference with no aligned word gives no reference;
-* sentence-level categories take the whole reference sentence, DM 1 (§4.2);
+* categories whose taxonomy entry says ``reference="sentence"`` (by default
+  the sentence-level ones; the built-in clause categories say ``aligned``),
+  and any check-point that spans its whole sentence, take the whole reference
+  sentence, DM 1 (§4.2);
 * each alignment-derived reference is weighted by its dictionary matching
   degree DM (formula 1, :mod:`checkpoints.extract.dm`);
 * phrase check-points pass the noise filter (:mod:`checkpoints.extract.noise`)
@@ -31,6 +34,7 @@ from checkpoints.model import (
     CheckPoint,
     Level,
     Reference,
+    ReferenceMode,
     SentencePair,
     Token,
     surface_with_gaps,
@@ -120,7 +124,7 @@ def extract_checkpoints(
             ):
                 summary.skip(SKIP_NOISE, category)
                 continue
-            if level is Level.SENTENCE:
+            if found.reference is ReferenceMode.SENTENCE or _whole_sentence(source.tokens, indices):
                 references = _whole_sentences(targets)
             else:
                 references = _aligned_references(source.tokens, indices, targets, lexicon)
@@ -136,6 +140,13 @@ def extract_checkpoints(
 
 Target = tuple[list[Token], list[str], Alignment]
 """A reference translation's words, their forms, and its alignment to the source."""
+
+
+def _whole_sentence(tokens: Sequence[Token], indices: Sequence[int]) -> bool:
+    """Whether a span covers every word of its sentence but punctuation: its
+    translation is the whole reference, whatever the alignment says."""
+    span = set(indices)
+    return all(i in span or token.upos == "PUNCT" for i, token in enumerate(tokens))
 
 
 def _whole_sentences(targets: list[Target]) -> list[Reference]:

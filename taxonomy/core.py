@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from checkpoints.model import Category, Sentence, SentencePair
+from checkpoints.model import Category, ReferenceMode, Sentence, SentencePair
 from checkpoints.taxonomy.graph import SentenceGraph
 from checkpoints.taxonomy.pattern import BindingFilter, MinedTable, Miner, Pattern
 
@@ -18,12 +18,14 @@ class Found:
 
     ``indices`` are 0-based token positions, sorted and distinct (possibly
     non-contiguous); ``constituent_labels`` are the constituency labels the
-    category accepts, for a constituency-based noise filter.
+    category accepts, for a constituency-based noise filter; ``reference``
+    says how the check-point's reference is made (:class:`ReferenceMode`).
     """
 
     category: str
     indices: tuple[int, ...]
     constituent_labels: tuple[str, ...] = ()
+    reference: ReferenceMode = ReferenceMode.ALIGNED
 
 
 class Rule(Protocol):
@@ -43,6 +45,7 @@ class CategoryRules:
     rules: list[Rule]
     constituent_labels: tuple[str, ...] = ()
     line: int = 0
+    reference: ReferenceMode = ReferenceMode.ALIGNED
 
 
 @dataclass(slots=True)
@@ -115,8 +118,8 @@ class PreparedTaxonomy:
             for rule in entry.rules:
                 spans.update(rule.spans(graph, tables))
             name = entry.category.name
-            labels = entry.constituent_labels
-            found.extend(Found(name, span, labels) for span in sorted(spans))
+            labels, reference = entry.constituent_labels, entry.reference
+            found.extend(Found(name, span, labels, reference) for span in sorted(spans))
         return found
 
 

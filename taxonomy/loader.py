@@ -16,7 +16,7 @@ from pathlib import Path
 from lxml import etree
 
 from checkpoints.errors import TaxonomyError
-from checkpoints.model import Category, Level
+from checkpoints.model import Category, Level, ReferenceMode
 from checkpoints.taxonomy.core import CategoryRules, Rule, Taxonomy
 from checkpoints.taxonomy.filters import AssociationFilter, EntropyFilter, LexiconFilter
 from checkpoints.taxonomy.lexicons import (
@@ -164,7 +164,9 @@ class _Builder:
             elif child.tag == "reduplication":
                 rules.append(self.reduplication(child))
         category = Category(name=name, level=Level(level), description=_text(element.find("description")))
-        return CategoryRules(category, rules, labels, element.sourceline or 0)
+        reference = element.get("reference")
+        mode = ReferenceMode(reference) if reference else ReferenceMode.default_for(category.level)
+        return CategoryRules(category, rules, labels, element.sourceline or 0, mode)
 
     # -- patterns -----------------------------------------------------------------
 

@@ -136,6 +136,7 @@ def show(
                     "level": entry.category.level.value,
                     "description": entry.category.description,
                     "constituent": list(entry.constituent_labels),
+                    "reference": entry.reference.value,
                 }
                 for entry in entries
             ],

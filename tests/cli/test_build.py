@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from checkpoints.db.models import Suite
 from checkpoints.db.repo import load_suite
 from checkpoints.db.session import open_engine, transaction
-from checkpoints.model import Level, SuiteData
+from checkpoints.model import SuiteData
 from checkpoints.taxonomy import load_taxonomy
 
 DATA = Path(__file__).parent.parent / "data"
@@ -106,7 +106,7 @@ def test_table3_golden_build(run_cli, tmp_path: Path, table3: dict[str, Path]) -
     assert "12 check-points" in out
 
 
-def test_sentence_level_check_points_take_the_whole_reference(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def _relative_clause_corpus(tmp_path: Path) -> tuple[Path, Path, Path]:
     source = tmp_path / "s.conllu"
     source.write_text(
         "# text = The man who lives here sings .\n"
@@ -126,6 +126,12 @@ def test_sentence_level_check_points_take_the_whole_reference(run_cli, tmp_path:
     )
     alignment = tmp_path / "a.align"
     alignment.write_text("0-0 1-1 2-2 3-3 4-4 5-5 6-6\n", encoding="utf-8")
+    return source, reference, alignment
+
+
+def test_clause_check_points_take_the_aligned_projection_of_their_span(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Built-in clause categories declare reference="aligned": "who lives here" → "que vive aquí"."""
+    source, reference, alignment = _relative_clause_corpus(tmp_path)
     code, _out, err = run_cli("build", "--db", tmp_path / "s.db", "--src-lang", "en", "--tgt-lang", "es",
                               "--source-conllu", source, "--reference-conllu", reference, "--alignment", alignment)
     assert code == 0, err
@@ -133,8 +139,45 @@ def test_sentence_level_check_points_take_the_whole_reference(run_cli, tmp_path:
     (clause,) = [cp for cp in data.checkpoints if cp.category == "Attribute clause"]
     assert clause.source_indices == [2, 3, 4]
     (ref,) = clause.references
-    assert (ref.tokens, ref.dm, ref.from_alignment) == (["El", "hombre", "que", "vive", "aquí", "canta", "."], 1.0, False)
+    assert (ref.tokens, ref.target_indices, ref.from_alignment) == (["que", "vive", "aquí"], [2, 3, 4], True)
     assert data.name == "s-en-es"
+
+
+def test_reference_sentence_gives_the_papers_whole_sentence_references(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A copy of the taxonomy with reference="sentence" restores Zhou §4.2's literal behaviour."""
+    source, reference, alignment = _relative_clause_corpus(tmp_path)
+    taxonomy = tmp_path / "literal.xml"
+    text = load_taxonomy("en").path.read_text(encoding="utf-8")  # type: ignore[union-attr]
+    taxonomy.write_text(text.replace('reference="aligned"', 'reference="sentence"'), encoding="utf-8")
+    code, _out, err = run_cli("build", "--db", tmp_path / "s.db", "--src-lang", "en", "--tgt-lang", "es",
+                              "--source-conllu", source, "--reference-conllu", reference, "--alignment", alignment,
+                              "--taxonomy", taxonomy)
+    assert code == 0, err
+    (clause,) = [cp for cp in stored(tmp_path / "s.db").checkpoints if cp.category == "Attribute clause"]
+    (ref,) = clause.references
+    assert (ref.tokens, ref.dm, ref.from_alignment) == (["El", "hombre", "que", "vive", "aquí", "canta", "."], 1.0, False)
+
+
+def test_a_span_over_the_whole_sentence_takes_the_whole_reference(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The root clause covers every word but the full stop: its reference is the whole
+    sentence, though the category's references are aligned and the alignment is partial."""
+    source, reference, alignment = _relative_clause_corpus(tmp_path)
+    alignment.write_text("1-1 3-3 5-5\n", encoding="utf-8")
+    taxonomy = tmp_path / "main.xml"
+    taxonomy.write_text(
+        '<taxonomy name="main" language="en" version="1"><category name="Main clause" level="phrase">'
+        "<description>The root with its subtree.</description>"
+        '<pattern><node id="r" deprel="root"/><checkpoint subtree="r"/></pattern></category></taxonomy>',
+        encoding="utf-8",
+    )
+    code, _out, err = run_cli("build", "--db", tmp_path / "s.db", "--src-lang", "en", "--tgt-lang", "es",
+                              "--source-conllu", source, "--reference-conllu", reference, "--alignment", alignment,
+                              "--taxonomy", taxonomy)
+    assert code == 0, err
+    (checkpoint,) = stored(tmp_path / "s.db").checkpoints
+    assert checkpoint.source_indices == [0, 1, 2, 3, 4, 5]
+    (ref,) = checkpoint.references
+    assert (ref.tokens, ref.from_alignment, ref.dm) == (["El", "hombre", "que", "vive", "aquí", "canta", "."], False, 1.0)
 
 
 def test_pud_en_es_build_covers_every_category(run_cli, tmp_path: Path, demo_dir: Path) -> None:  # type: ignore[no-untyped-def]
@@ -157,9 +200,9 @@ def test_pud_en_es_build_covers_every_category(run_cli, tmp_path: Path, demo_dir
     assert found["Noun"] == 5734 and found["Pronoun"] == 1044 and found["Attribute clause"] == 211
     skipped = data.summary["skipped"]["no aligned target word"]
     assert all(per_category[name] == found[name] - skipped.get(name, 0) for name in per_category)
-    levels = {c.name: c.level for c in data.categories}
-    sentence_refs = [r for cp in data.checkpoints if levels[cp.category] is Level.SENTENCE for r in cp.references]
-    assert sentence_refs and all(r.dm == 1.0 and not r.from_alignment for r in sentence_refs)
+    # clauses (reference="aligned") take the aligned projection of their span
+    clause_refs = [r for cp in data.checkpoints if cp.category == "Attribute clause" for r in cp.references]
+    assert clause_refs and all(r.from_alignment for r in clause_refs)
     assert all(0.1 <= r.dm <= 1.0 for cp in data.checkpoints for r in cp.references)
     assert "1000 sentence pairs" in out
 
