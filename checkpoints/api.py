@@ -14,6 +14,7 @@ from pathlib import Path
 
 from checkpoints import __version__
 from checkpoints.errors import CorpusMismatch, InputError, UsageError
+from checkpoints.extract.dictionary import is_named_dictionary
 from checkpoints.gcpause import paused_gc
 from checkpoints.io.conllu import read_conllu
 from checkpoints.io.pharaoh import read_pharaoh
@@ -43,7 +44,7 @@ class BuildRequest:
     align_model: str = "bert-base-multilingual-cased"
     align_method: str = "itermax"
     taxonomy: str | None = None
-    dictionary: Path | None = None
+    dictionaries: list[Path] = field(default_factory=list)
     name: str | None = None
     noise_filter: bool = True
     stanza_dir: str | None = None
@@ -68,8 +69,9 @@ class BuildRequest:
         for path in [self.source, *self.references, self.source_conllu, *self.reference_conllu, *self.alignments]:
             if path is not None and not Path(path).is_file():
                 raise InputError(path, None, "no such file")
-        if self.dictionary is not None and not Path(self.dictionary).is_file():
-            raise InputError(self.dictionary, None, "no such file (given to --dictionary)")
+        for dictionary in self.dictionaries:
+            if not is_named_dictionary(str(dictionary)) and not Path(dictionary).is_file():
+                raise InputError(dictionary, None, "no such file (given to --dictionary)")
 
     @property
     def reference_count(self) -> int:
@@ -160,7 +162,7 @@ def build_suite(request: BuildRequest, progress: Progress = _no_progress) -> Bui
 
 def _build_suite(request: BuildRequest, progress: Progress) -> BuildResult:
     from checkpoints.extract.checkpoints import extract_checkpoints
-    from checkpoints.extract.dictionary import estimate_lexicon, read_dictionary
+    from checkpoints.extract.dictionary import estimate_lexicon, read_dictionaries
     from checkpoints.taxonomy import builtin_taxonomies, load_taxonomy
 
     taxonomy = load_taxonomy(request.taxonomy_name())
@@ -175,9 +177,9 @@ def _build_suite(request: BuildRequest, progress: Progress) -> BuildResult:
         )
         for index, source in enumerate(sources)
     ]
-    if request.dictionary is not None:
+    if request.dictionaries:
         lemmas = {token.lemma for pair in pairs for token in pair.source.tokens}
-        lexicon = read_dictionary(request.dictionary, request.source_lang, request.target_lang, lemmas)
+        lexicon = read_dictionaries(request.dictionaries, request.source_lang, request.target_lang, lemmas)
     else:
         lexicon = estimate_lexicon(pairs)
     prepared = taxonomy.prepare(pairs)

@@ -176,6 +176,28 @@ def read_dictionary(path: str | Path, source_lang: str, target_lang: str, corpus
     return read_tsv_dictionary(path)
 
 
+NAMED_DICTIONARIES: dict[str, str] = {}
+"""Dictionaries ``--dictionary`` accepts by name instead of a path."""
+
+
+def is_named_dictionary(name: str) -> bool:
+    return name in NAMED_DICTIONARIES
+
+
+def read_dictionaries(
+    paths: Sequence[str | Path], source_lang: str, target_lang: str, corpus_lemmas: Iterable[str] = ()
+) -> Lexicon:
+    """Every dictionary given, merged into one lexicon (``--dictionary`` is repeatable)."""
+    lemmas = list(corpus_lemmas)
+    lexicons = [read_dictionary(path, source_lang, target_lang, lemmas) for path in paths]
+    merged = Lexicon(kind="+".join(x.kind for x in lexicons), origin=",".join(x.origin for x in lexicons))
+    for lexicon in lexicons:
+        for source, targets in lexicon.entries.items():
+            for target in targets:
+                merged.add(source, target)
+    return merged
+
+
 def estimate_lexicon(pairs: Sequence[SentencePair]) -> Lexicon:
     """A lexicon from the corpus's own alignment links (see the module docstring)."""
     link_counts: dict[str, Counter[str]] = defaultdict(Counter)
