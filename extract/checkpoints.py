@@ -48,6 +48,7 @@ class FoundLike(Protocol):
     category: str
     indices: tuple[int, ...]
     constituent_labels: tuple[str, ...]
+    reference: ReferenceMode
 
 
 class Finder(Protocol):

@@ -20,7 +20,7 @@ from checkpoints.extract.dictionary import (
 from checkpoints.extract.dm import dictionary_matching_degree
 from checkpoints.extract.noise import constituent_spans
 from checkpoints.io.conllu import parse_conllu_string
-from checkpoints.model import Alignment, Level, Sentence, SentencePair, Token
+from checkpoints.model import Alignment, Level, ReferenceMode, Sentence, SentencePair, Token
 
 SOURCE = """# text = They opposed the building of reserve funds .
 # constituency = (ROOT (S (NP (PRP They)) (VP (VBD opposed) (NP (NP (DT the) (NN building)) (PP (IN of) (NP (NN reserve) (NNS funds))))) (. .)))
@@ -44,6 +44,7 @@ class Found:
     category: str
     indices: tuple[int, ...]
     constituent_labels: tuple[str, ...] = ()
+    reference: ReferenceMode = ReferenceMode.ALIGNED
 
 
 class FixedFinder:
@@ -71,7 +72,7 @@ def test_references_follow_the_alignment_with_gaps_and_sentence_level_takes_all(
         Found("Pronoun", (0,)),
         Found("Noun phrase", (2, 3, 4, 5, 6), ("NP",)),
         Found("Subject-verb", (0, 3)),
-        Found("Attribute clause", (4, 5, 6)),
+        Found("Attribute clause", (4, 5, 6), reference=ReferenceMode.SENTENCE),
         Found("Modal verb", (2,)),
     ])
     checkpoints, summary = extract_checkpoints([pair()], finder, LEVELS, lexicon, noise_filter=True)
