@@ -47,9 +47,9 @@ from checkpoints.evaluate.metric_runner import (
 from checkpoints.evaluate.metrics.base import MetricOptions
 from checkpoints.evaluate.metrics.registry import get_metric, metric_names
 from checkpoints.evaluate.resample import Method, ResampleSpec
-from checkpoints.evaluate.tokenizers import default_tokenizer
 from checkpoints.io.lines import read_lines
 from checkpoints.io.testsets import SetKind, Testbed, read_raw
+from checkpoints.tokenizers import default_tokenizer
 
 TED = Path(__file__).resolve().parent.parent / "tests" / "data" / "metrics" / "ted"
 INFIX = {"en-de": "ende", "zh-en": "zhen"}

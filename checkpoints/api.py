@@ -20,6 +20,7 @@ from checkpoints.io.conllu import read_conllu
 from checkpoints.io.pharaoh import read_pharaoh
 from checkpoints.io.text import read_sentences
 from checkpoints.model import Alignment, Sentence, SentencePair, SuiteData
+from checkpoints.tokenizers import default_match_tokenizer
 
 Progress = Callable[[str, int], Callable[[int], None]]
 """``progress(description, total)`` returns an ``advance(n)`` callback."""
@@ -185,8 +186,10 @@ def _build_suite(request: BuildRequest, progress: Progress) -> BuildResult:
     prepared = taxonomy.prepare(pairs)
     levels = {category.name: category.level for category in taxonomy.categories}
     advance = progress("finding check-points", len(pairs))
+    reference_tokenizer = default_match_tokenizer(request.target_lang)
     checkpoints, summary = extract_checkpoints(
-        pairs, prepared, levels, lexicon, noise_filter=request.noise_filter, progress=advance
+        pairs, prepared, levels, lexicon, noise_filter=request.noise_filter, tokenize=reference_tokenizer,
+        progress=advance,
     )
     custom_taxonomy = request.taxonomy_name() not in builtin_taxonomies()
     name = request.name or _default_name(request)
@@ -201,6 +204,7 @@ def _build_suite(request: BuildRequest, progress: Progress) -> BuildResult:
         "dictionary": lexicon.describe(),
         "dictionary_entries": len(lexicon),
         "noise_filter": request.noise_filter,
+        "reference_tokenizer": reference_tokenizer,
         "references": request.reference_count,
         "inputs": [str(p) for p in _input_paths(request)],
         "checkpoints_version": __version__,

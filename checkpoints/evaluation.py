@@ -29,7 +29,7 @@ from checkpoints.db.repo import (
 from checkpoints.db.session import transaction
 from checkpoints.errors import InputError, SuiteError, UsageError
 from checkpoints.evaluate.compare import Comparison, compare
-from checkpoints.evaluate.matching import MatchMode
+from checkpoints.evaluate.matching import DEFAULT_MAX_ORDER, MatchMode, order_label, parse_max_order
 from checkpoints.evaluate.resample import ResampleSpec
 from checkpoints.evaluate.scoring import CheckpointScorer, SystemReport, SystemScores
 from checkpoints.evaluate.significance import Correction
@@ -72,6 +72,7 @@ def run_signature(suite: SuiteData, scorer: CheckpointScorer, extra: dict[str, o
         **suite_signature_fields(suite),
         "tok": scorer.tokenize,
         "match": scorer.match.value,
+        "order": order_label(scorer.max_order),
         "checkpoints": len(scorer.checkpoints),
     }
     fields.update(extra or {})
@@ -86,8 +87,12 @@ def evaluate_systems(
     match: MatchMode | str = MatchMode.NORMAL,
     tokenize: str | None = None,
     categories: Sequence[str] | None = None,
+    max_order: int | None = DEFAULT_MAX_ORDER,
 ) -> Evaluation:
-    """Score the systems, store the run and its results in one transaction."""
+    """Score the systems, store the run and its results in one transaction.
+
+    ``max_order`` is the longest n-gram counted per reference (None: every order).
+    """
     if not systems:
         raise UsageError("give at least one --system NAME=FILE")
     with paused_gc(), transaction(engine) as session:
@@ -95,7 +100,7 @@ def evaluate_systems(
         if not suite.checkpoints:
             raise SuiteError(f"suite {suite.name!r} has no check-points: nothing to evaluate")
         outputs = read_system_outputs(systems, suite)
-        scorer = CheckpointScorer(suite, tokenize=tokenize, match=match, categories=categories)
+        scorer = CheckpointScorer(suite, tokenize=tokenize, match=match, categories=categories, max_order=max_order)
         scores = {name: scorer.score(lines) for name, lines in outputs.items()}
         reports = {name: result.report() for name, result in scores.items()}
         bleu = {name: scorer.bleu(lines) for name, lines in outputs.items()}
@@ -105,6 +110,7 @@ def evaluate_systems(
         options = {
             "match": scorer.match.value,
             "tokenize": scorer.tokenize,
+            "max_order": order_label(scorer.max_order),
             "categories": list(categories) if categories else None,
             "systems": {name: str(path) for name, path in systems},
         }
@@ -145,7 +151,8 @@ def stored_evaluation(
     """Systems' latest stored results, rebuilt as scores without re-matching.
 
     All systems must have been evaluated with the same tokenizer, matching
-    mode and category selection, or their scores would not be comparable.
+    mode, maximum n-gram order and category selection, or their scores would
+    not be comparable.
     """
     with paused_gc(), transaction(engine) as session:
         suite = load_suite(session, suite_name)
@@ -154,20 +161,27 @@ def stored_evaluation(
     settings = {name: _settings(result) for name, result in stored.items()}
     distinct = set(settings.values())
     if len(distinct) > 1:
-        described = "; ".join(f"{name}: tokenize={s[0]} match={s[1]} categories={s[2] or 'all'}" for name, s in settings.items())
+        described = "; ".join(
+            f"{name}: tokenize={s[0]} match={s[1]} max-order={s[2]} categories={s[3] or 'all'}" for name, s in settings.items()
+        )
         raise SuiteError(f"the systems were evaluated with different settings and cannot be compared ({described}); re-evaluate them together")
-    tokenize, match, categories = distinct.pop()
-    scorer = CheckpointScorer(suite, tokenize=tokenize, match=match, categories=list(categories) if categories else None)
+    tokenize, match, order, categories = distinct.pop()
+    scorer = CheckpointScorer(
+        suite, tokenize=tokenize, match=match, categories=list(categories) if categories else None,
+        max_order=parse_max_order(order),
+    )
     scores = {name: _rebuild(scorer, result) for name, result in stored.items()}
     reports = {name: score.report() for name, score in scores.items()}
     bleu = {name: scorer.bleu(result.translations) for name, result in stored.items()}
     return Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer))
 
 
-def _settings(result: SystemResults) -> tuple[str, str, tuple[str, ...]]:
+def _settings(result: SystemResults) -> tuple[str, str, str, tuple[str, ...]]:
     options = result.run_options
     categories = options.get("categories") or ()
-    return str(options.get("tokenize")), str(options.get("match")), tuple(categories)
+    # runs stored before --max-order existed counted every order
+    order = str(options.get("max_order", "all"))
+    return str(options.get("tokenize")), str(options.get("match")), order, tuple(categories)
 
 
 def _rebuild(scorer: CheckpointScorer, result: SystemResults) -> SystemScores:
@@ -207,6 +221,8 @@ def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
         "suite": evaluation.suite.name,
         "match": evaluation.scorer.match.value,
         "tokenize": evaluation.scorer.tokenize,
+        "max_order": order_label(evaluation.scorer.max_order),
+        "bleu_tokenize": evaluation.scorer.bleu_tokenize,
         "systems": {name: report.to_dict() for name, report in evaluation.reports.items()},
         "bleu": dict(evaluation.bleu),
         "signature": evaluation.signature,
@@ -219,6 +235,7 @@ def comparison_json(comparison: Comparison, evaluation: Evaluation) -> dict[str,
     report["suite"] = evaluation.suite.name
     report["match"] = evaluation.scorer.match.value
     report["tokenize"] = evaluation.scorer.tokenize
+    report["max_order"] = order_label(evaluation.scorer.max_order)
     report["bleu"] = dict(evaluation.bleu)
     report["signature"] = run_signature(
         evaluation.suite,

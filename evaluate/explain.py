@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from checkpoints.evaluate.matching import (
+    DEFAULT_MAX_ORDER,
     MatchMode,
     Ngram,
     candidate_match_tokens,
@@ -28,8 +29,8 @@ from checkpoints.evaluate.matching import (
     reference_match_tokens,
     reference_ngram_list,
 )
-from checkpoints.evaluate.tokenizers import get_tokenizer
 from checkpoints.model import CheckPoint
+from checkpoints.tokenizers import get_tokenizer
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,10 +83,12 @@ class CheckpointExplanation:
         return self.best.weighted if self.best else 0.0
 
 
-def _matched_texts(original: Sequence[str], normalised: Sequence[str], candidate: Sequence[str]) -> tuple[list[str], int]:
+def _matched_texts(
+    original: Sequence[str], normalised: Sequence[str], candidate: Sequence[str], max_order: int | None
+) -> tuple[list[str], int]:
     """Matched n-grams in their original spelling, and the reference's n-gram total."""
-    shown = reference_ngram_list(original)
-    keys = reference_ngram_list(normalised)
+    shown = reference_ngram_list(original, max_order)
+    keys = reference_ngram_list(normalised, max_order)
     counts: Counter[Ngram] = Counter(keys)
     spelled: dict[Ngram, Ngram] = {}
     for key, text in zip(keys, shown, strict=True):
@@ -101,13 +104,15 @@ def explain(
     checkpoint: CheckPoint,
     translation: str,
     *,
-    tokenize: str = "13a",
+    tokenize: str = "words",
     match: MatchMode | str = MatchMode.NORMAL,
     language: str | None = None,
+    max_order: int | None = DEFAULT_MAX_ORDER,
 ) -> CheckpointExplanation:
     """Match every reference of ``checkpoint`` against ``translation`` and pick r*.
 
-    ``language`` is the target language, needed for stem matching.
+    ``language`` is the target language, needed for stem matching;
+    ``max_order`` the longest n-gram counted (None: all).
     """
     tokenizer = get_tokenizer(tokenize)
     normalize = normalizer(match, language)
@@ -116,7 +121,7 @@ def explain(
     references = []
     for position, reference in enumerate(checkpoint.references):
         tokens = reference_match_tokens(reference.tokens, tokenizer)
-        matched_ngrams, total = _matched_texts(tokens, normalize_tokens(tokens, normalize), candidate)
+        matched_ngrams, total = _matched_texts(tokens, normalize_tokens(tokens, normalize), candidate, max_order)
         references.append(
             ReferenceMatch(
                 position=position,

@@ -50,8 +50,8 @@ import numpy as np
 
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.stemming import get_stemmer
-from checkpoints.evaluate.tokenizers import Tokenize
 from checkpoints.model import GAP
+from checkpoints.tokenizers import Tokenize
 
 Ngram = tuple[str, ...]
 
@@ -155,36 +155,72 @@ def reference_parts(tokens: Sequence[str]) -> list[tuple[str, ...]]:
     return [tuple(stretch) for stretch in _stretches(tokens)]
 
 
-def reference_ngram_list(tokens: Sequence[str]) -> list[Ngram]:
-    """Every n-gram occurrence of a reference, in a fixed order (with repeats).
+DEFAULT_MAX_ORDER = 4
+"""Longest n-gram counted, in words (gaps excluded), as in BLEU.
+
+Zhou §5 counts "all grams", which makes a long reference's credit a cubic
+sum dominated by long n-grams that no translation reproduces: a 28-word
+sentence has 406 n-grams, 378 of them longer than 4 words, and every
+sentence-level category then scores about 0.06 whatever the system.
+"""
+
+
+def parse_max_order(value: int | str | None) -> int | None:
+    """``--max-order``: a positive number of words, or ``all`` (None: every order, Zhou's literal count)."""
+    if value is None or (isinstance(value, str) and value.strip().lower() == "all"):
+        return None
+    try:
+        order = int(value)
+    except ValueError:
+        raise UsageError(f"--max-order {value!r}: give a positive number of words or 'all'") from None
+    if order < 1:
+        raise UsageError(f"--max-order {order}: give a positive number of words or 'all'")
+    return order
+
+
+def order_label(max_order: int | None) -> str:
+    """How runs and signatures name a maximum order: ``4`` or ``all``."""
+    return "all" if max_order is None else str(max_order)
+
+
+def ngram_order(ngram: Sequence[str]) -> int:
+    """The number of words of an n-gram, gaps excluded: "They * playing" is a 2-gram."""
+    return sum(1 for word in ngram if word != GAP)
+
+
+def reference_ngram_list(tokens: Sequence[str], max_order: int | None = None) -> list[Ngram]:
+    """Every n-gram occurrence of a reference up to ``max_order`` words, in a fixed order (with repeats).
 
     The order depends only on the positions of words and gaps, so a reference
     and its lower-cased or stemmed form list corresponding n-grams at the
     same index (drill-down shows the matched n-grams in their original form).
     An n-gram with gaps is a tuple with one ``*`` between its parts:
-    ``("They", "*", "playing")``.
+    ``("They", "*", "playing")``; its order counts its words only.
     """
+    limit = max_order if max_order is not None else len(tokens)
     parts = reference_parts(tokens)
     out: list[Ngram] = []
     for part in parts:
         for start in range(len(part)):
-            for end in range(start + 1, len(part) + 1):
+            for end in range(start + 1, min(len(part), start + limit) + 1):
                 out.append(part[start:end])
     for first in range(len(parts)):
         for last in range(first + 1, len(parts)):
             middle: list[str] = []
             for part in parts[first + 1 : last]:
                 middle.extend((GAP, *part))
+            inside = sum(len(part) for part in parts[first + 1 : last])
             head, tail = parts[first], parts[last]
             for start in range(len(head)):
                 for end in range(1, len(tail) + 1):
-                    out.append((*head[start:], *middle, GAP, *tail[:end]))
+                    if len(head) - start + inside + end <= limit:
+                        out.append((*head[start:], *middle, GAP, *tail[:end]))
     return out
 
 
-def reference_ngrams(tokens: Sequence[str]) -> Counter[Ngram]:
-    """All n-grams of a reference with their counts (see the module docstring)."""
-    return Counter(reference_ngram_list(tokens))
+def reference_ngrams(tokens: Sequence[str], max_order: int | None = None) -> Counter[Ngram]:
+    """All n-grams of a reference up to ``max_order`` words, with their counts (see the module docstring)."""
+    return Counter(reference_ngram_list(tokens, max_order))
 
 
 def _occurrences(part: Sequence[str], candidate: Sequence[str]) -> list[int]:
@@ -210,24 +246,30 @@ def ngram_matches(ngram: Sequence[str], candidate: Sequence[str]) -> int:
         count += 1
 
 
-def clipped_matches(reference_tokens: Sequence[str], candidate_tokens: Sequence[str]) -> list[tuple[Ngram, int, int]]:
+def clipped_matches(
+    reference_tokens: Sequence[str], candidate_tokens: Sequence[str], max_order: int | None = None
+) -> list[tuple[Ngram, int, int]]:
     """Each n-gram of the reference with its reference count and clipped matches."""
     return [
         (ngram, count, min(count, ngram_matches(ngram, candidate_tokens)))
-        for ngram, count in reference_ngrams(reference_tokens).items()
+        for ngram, count in reference_ngrams(reference_tokens, max_order).items()
     ]
 
 
-def match_counts(reference_tokens: Sequence[str], candidate_tokens: Sequence[str]) -> tuple[int, int]:
+def match_counts(
+    reference_tokens: Sequence[str], candidate_tokens: Sequence[str], max_order: int | None = None
+) -> tuple[int, int]:
     """``(matched, total)`` n-grams of one reference against one candidate."""
-    rows = clipped_matches(reference_tokens, candidate_tokens)
+    rows = clipped_matches(reference_tokens, candidate_tokens, max_order)
     return sum(matched for _, _, matched in rows), sum(count for _, count, _ in rows)
 
 
-def matched_ngrams(reference_tokens: Sequence[str], candidate_tokens: Sequence[str]) -> list[Ngram]:
+def matched_ngrams(
+    reference_tokens: Sequence[str], candidate_tokens: Sequence[str], max_order: int | None = None
+) -> list[Ngram]:
     """The matched n-grams, each repeated as often as it counts after clipping."""
     out: list[Ngram] = []
-    for ngram, _, matched in clipped_matches(reference_tokens, candidate_tokens):
+    for ngram, _, matched in clipped_matches(reference_tokens, candidate_tokens, max_order):
         out.extend([ngram] * matched)
     return out
 
@@ -255,7 +297,9 @@ class ReferenceIndex:
     _SHIFT = 32
     """Trie keys while building: ``parent << 32 | word`` (ints hash faster than tuples)."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_order: int | None = None) -> None:
+        self.max_order = max_order
+        self._limit = max_order if max_order is not None else 2**31
         self._vocabulary: dict[str, int] = {}
         self._children: dict[int, int] = {}
         self._depth = array("q", [0])
@@ -281,7 +325,7 @@ class ReferenceIndex:
         for start in range(len(part)):
             node = 0
             nodes = []
-            for word in part[start:]:
+            for word in part[start : start + self._limit]:
                 key = node << shift | word
                 child = children.get(key)
                 if child is None:
@@ -300,12 +344,21 @@ class ReferenceIndex:
         grids = [self._grid(part) for part in parts]
         plain: Counter[int] = Counter(node for grid in grids for nodes in grid for node in nodes)
         gapped: Counter[tuple[int, ...]] = Counter()
+        limit = self._limit
         for first in range(len(grids) - 1):
-            suffixes = [nodes[-1] for nodes in grids[first]]
+            head = len(parts[first])
+            # (suffix node, its length) for every start whose suffix is short enough to be kept
+            suffixes = [(nodes[-1], head - start) for start, nodes in enumerate(grids[first]) if len(nodes) == head - start]
+            inside = 0
             for last in range(first + 1, len(grids)):
+                if last > first + 1:
+                    inside += len(parts[last - 1])
+                if inside + 2 > limit:  # no room left for a word on each side
+                    break
                 middle = tuple(grids[p][0][-1] for p in range(first + 1, last))
-                for suffix in suffixes:
-                    for prefix in grids[last][0]:
+                for suffix, suffix_length in suffixes:
+                    room = max(0, limit - suffix_length - inside)
+                    for prefix in grids[last][0][:room]:
                         gapped[(suffix, *middle, prefix)] += 1
         row = len(self._row_pair)
         self._row_pair.append(pair)

@@ -46,16 +46,18 @@ import sacrebleu
 from checkpoints.errors import CorpusMismatch, SuiteError
 from checkpoints.evaluate.explain import CheckpointExplanation, explain
 from checkpoints.evaluate.matching import (
+    DEFAULT_MAX_ORDER,
     MatchMode,
     ReferenceIndex,
     candidate_match_tokens,
     match_mode,
     normalize_tokens,
     normalizer,
+    order_label,
     reference_match_tokens,
 )
-from checkpoints.evaluate.tokenizers import default_tokenizer, get_tokenizer
 from checkpoints.model import CheckPoint, Level, SuiteData
+from checkpoints.tokenizers import bleu_tokenizer, default_match_tokenizer, get_tokenizer
 
 MATCHED, TOTAL, TRANSLATION_LENGTH, REFERENCE_LENGTH, PAIRS = range(5)
 """Columns of the per-pair statistics."""
@@ -166,9 +168,11 @@ class CheckpointScorer:
         tokenize: str | None = None,
         match: MatchMode | str = MatchMode.NORMAL,
         categories: Sequence[str] | None = None,
+        max_order: int | None = DEFAULT_MAX_ORDER,
     ) -> None:
         self.suite = suite
-        self.tokenize = tokenize or default_tokenizer(suite.target_lang)
+        self.max_order = max_order
+        self.tokenize = tokenize or default_match_tokenizer(suite.target_lang)
         self._tokenizer = get_tokenizer(self.tokenize)
         self.match = match_mode(match)
         self._normalize = normalizer(self.match, suite.target_lang)
@@ -248,7 +252,7 @@ class CheckpointScorer:
         def prepare(tokens: tuple[str, ...]) -> list[str]:
             return normalize_tokens(reference_match_tokens(tokens, self._tokenizer), normalize)
 
-        index = ReferenceIndex()
+        index = ReferenceIndex(self.max_order)
         rows_checkpoint: list[int] = []
         rows_position: list[int] = []
         rows_dm: list[float] = []
@@ -323,19 +327,28 @@ class CheckpointScorer:
         total[has] = totals[rows]
         return SystemScores(self, chosen, dm, matched, total, lengths)
 
+    @property
+    def bleu_tokenize(self) -> str:
+        """The match tokenizer when sacreBLEU has it, else sacreBLEU's default for the language."""
+        return bleu_tokenizer(self.tokenize, self.suite.target_lang)
+
     def bleu(self, translations: Sequence[str]) -> float:
-        """sacreBLEU corpus BLEU (0–100) on the evaluated pairs, all references, same tokenizer."""
+        """sacreBLEU corpus BLEU (0–100) on the evaluated pairs, all references (see :attr:`bleu_tokenize`)."""
         self._check_length(translations)
-        return system_bleu(translations, self.suite, self.pair_positions.tolist(), self.tokenize)
+        return system_bleu(translations, self.suite, self.pair_positions.tolist(), self.bleu_tokenize)
 
     def explain(self, checkpoint: CheckPoint, translation: str) -> CheckpointExplanation:
         """Drill-down for one check-point under this scorer's tokenizer and granularity."""
         return explain(
-            checkpoint, translation, tokenize=self.tokenize, match=self.match, language=self.suite.target_lang
+            checkpoint, translation, tokenize=self.tokenize, match=self.match, language=self.suite.target_lang,
+            max_order=self.max_order,
         )
 
     def signature(self) -> str:
-        return f"match:{self.match.value}|tok:{self.tokenize}|checkpoints:{len(self.checkpoints)}"
+        return (
+            f"match:{self.match.value}|tok:{self.tokenize}|order:{order_label(self.max_order)}"
+            f"|checkpoints:{len(self.checkpoints)}"
+        )
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -24,11 +24,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from checkpoints.extract.dictionary import Lexicon
 from checkpoints.extract.dm import dictionary_matching_degree
 from checkpoints.extract.noise import constituent_spans, is_contiguous
+from checkpoints.extract.surface import SurfaceForms
 from checkpoints.model import (
     Alignment,
     CheckPoint,
@@ -37,8 +38,8 @@ from checkpoints.model import (
     ReferenceMode,
     SentencePair,
     Token,
-    surface_with_gaps,
 )
+from checkpoints.tokenizers import get_tokenizer
 
 SKIP_NO_ALIGNMENT = "no aligned target word"
 SKIP_NOISE = "constituency disagreement"
@@ -94,9 +95,15 @@ def extract_checkpoints(
     lexicon: Lexicon,
     *,
     noise_filter: bool = True,
+    tokenize: str = "words",
     progress: Callable[[int], None] | None = None,
 ) -> tuple[list[CheckPoint], ExtractionSummary]:
-    """Every check-point of every pair, numbered from 1 in pair order."""
+    """Every check-point of every pair, numbered from 1 in pair order.
+
+    ``tokenize`` is the match tokenizer references are written for
+    (:mod:`checkpoints.extract.surface`).
+    """
+    tokenizer = get_tokenizer(tokenize)
     summary = ExtractionSummary(pairs=len(pairs), noise_filter=noise_filter)
     checkpoints: list[CheckPoint] = []
     found_counts: Counter[str] = summary.found
@@ -109,8 +116,10 @@ def extract_checkpoints(
                 summary.sentences_with_trees += 1
             elif source.constituency:
                 summary.sentences_without_usable_tree += 1
-        targets = [(reference.tokens, reference.forms, alignment) for reference, alignment
-                   in zip(pair.references, pair.alignments, strict=True)]
+        targets = [
+            Target(reference.tokens, SurfaceForms(reference, tokenizer), alignment)
+            for reference, alignment in zip(pair.references, pair.alignments, strict=True)
+        ]
         for found in finder.find(source):
             category = found.category
             level = levels[category]
@@ -139,8 +148,12 @@ def extract_checkpoints(
     return checkpoints, summary
 
 
-Target = tuple[list[Token], list[str], Alignment]
-"""A reference translation's words, their forms, and its alignment to the source."""
+class Target(NamedTuple):
+    """A reference translation's words, its surface forms, and its alignment to the source."""
+
+    tokens: list[Token]
+    surface: SurfaceForms
+    alignment: Alignment
 
 
 def _whole_sentence(tokens: Sequence[Token], indices: Sequence[int]) -> bool:
@@ -151,10 +164,11 @@ def _whole_sentence(tokens: Sequence[Token], indices: Sequence[int]) -> bool:
 
 
 def _whole_sentences(targets: list[Target]) -> list[Reference]:
-    return [
-        Reference(index, list(range(len(forms))), list(forms), 1.0, False)
-        for index, (_tokens, forms, _alignment) in enumerate(targets)
-    ]
+    references = []
+    for index, target in enumerate(targets):
+        every = list(range(len(target.tokens)))
+        references.append(Reference(index, every, target.surface.reference(every), 1.0, False))
+    return references
 
 
 def _aligned_references(
@@ -162,10 +176,10 @@ def _aligned_references(
 ) -> list[Reference]:
     references: list[Reference] = []
     checkpoint_tokens = [source_tokens[i] for i in indices]
-    for index, (tokens, forms, alignment) in enumerate(targets):
+    for index, (tokens, surface, alignment) in enumerate(targets):
         linked = alignment.targets_of(indices)
         if not linked:
             continue
         dm = dictionary_matching_degree(checkpoint_tokens, [tokens[t] for t in linked], lexicon)
-        references.append(Reference(index, linked, surface_with_gaps(forms, linked), dm, True))
+        references.append(Reference(index, linked, surface.reference(linked), dm, True))
     return references

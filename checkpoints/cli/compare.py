@@ -44,6 +44,7 @@ def compare(
     min_checkpoints: Annotated[int, typer.Option("--min-checkpoints", help="Categories with fewer check-points are never flagged.")] = 30,
     match: Annotated[str, typer.Option("--match", help="For NAME=FILE systems: normal, lower or stem.")] = "normal",
     tokenize: Annotated[str | None, typer.Option("--tokenize", help="For NAME=FILE systems: the match-time tokenizer.")] = None,
+    max_order: Annotated[str, typer.Option("--max-order", help="For NAME=FILE systems: the longest n-gram counted, in words, or `all`.")] = "4",
     output_format: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to this file instead of stdout.")] = None,
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
@@ -51,6 +52,7 @@ def compare(
     from checkpoints.cli.common import parse_named_files
     from checkpoints.db.session import open_engine
     from checkpoints.errors import UsageError
+    from checkpoints.evaluate.matching import parse_max_order
     from checkpoints.evaluate.resample import Method, ResampleSpec
     from checkpoints.evaluation import (
         compare_evaluation,
@@ -78,7 +80,10 @@ def compare(
     try:
         to_evaluate = parse_named_files([value for value in system if "=" in value], "--system")
         if to_evaluate:
-            evaluate_systems(engine, to_evaluate, suite_name=suite, match=match, tokenize=tokenize)
+            evaluate_systems(
+                engine, to_evaluate, suite_name=suite, match=match, tokenize=tokenize,
+                max_order=parse_max_order(max_order),
+            )
         evaluation = stored_evaluation(engine, names, suite_name=suite)
         comparison = compare_evaluation(
             evaluation, spec=spec, correction=correction, baseline=baseline, min_checkpoints=min_checkpoints, alpha=alpha

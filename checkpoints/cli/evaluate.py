@@ -15,12 +15,14 @@ from checkpoints.cli.common import (
     quiet_libraries,
     stderr_console,
 )
-from checkpoints.evaluate.tokenizers import TOKENIZERS
+from checkpoints.tokenizers import TOKENIZERS
 
 EXAMPLES = """
 Scores follow Zhou et al. (2008), formulas 2-5: per check-point the best
 reference r* (by DM x matched/total), recall over a set of check-points,
 times a length penalty when translations are longer than the references.
+n-grams of up to --max-order words are counted (4 by default, like BLEU;
+`all` counts every order, as the paper does).
 Every run is stored in the database (for `compare` and `show`).
 
 Examples:
@@ -29,6 +31,8 @@ Examples:
 
   checkpoints evaluate --db pud.db --system mt=out.es --match stem \\
       --category "Noun phrase" --category "Preposition phrase" --format json
+
+  checkpoints evaluate --db pud.db --system mt=out.es --max-order all
 """
 
 
@@ -41,12 +45,14 @@ def evaluate(
     system: Annotated[list[str], typer.Option("--system", help="NAME=FILE: a system's translations, one line per sentence pair; repeat.")],
     match: Annotated[str, typer.Option("--match", help="n-gram matching: normal, lower or stem (Snowball stemmer of the target language).")] = "normal",
     category: Annotated[list[str] | None, typer.Option("--category", help="Evaluate only this category; repeat for several.")] = None,
-    tokenize: Annotated[str | None, typer.Option("--tokenize", help=f"Match-time tokenizer: {', '.join(TOKENIZERS)} (default: zh for Chinese targets, else 13a).")] = None,
+    tokenize: Annotated[str | None, typer.Option("--tokenize", help=f"Match-time tokenizer: {', '.join(TOKENIZERS)} (default: zh for Chinese targets, else words: intl's rules, the same for every chunk of text).")] = None,
+    max_order: Annotated[str, typer.Option("--max-order", help="Longest n-gram counted per reference, in words (gaps excluded), or `all` for Zhou's every-order count.")] = "4",
     output_format: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to this file instead of stdout.")] = None,
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
 ) -> None:
     from checkpoints.db.session import open_engine
+    from checkpoints.evaluate.matching import parse_max_order
     from checkpoints.evaluation import evaluate_systems, evaluation_json
     from checkpoints.report.checkpoint_reports import evaluation_csv, evaluation_table
 
@@ -55,7 +61,10 @@ def evaluate(
     systems = parse_named_files(system, "--system")
     engine = open_engine(db, create=False)
     try:
-        evaluation = evaluate_systems(engine, systems, suite_name=suite, match=match, tokenize=tokenize, categories=category)
+        evaluation = evaluate_systems(
+            engine, systems, suite_name=suite, match=match, tokenize=tokenize, categories=category,
+            max_order=parse_max_order(max_order),
+        )
     finally:
         engine.dispose()
     if output_format == "json":

@@ -27,10 +27,10 @@ from checkpoints.evaluate.meta.runner import (
 from checkpoints.evaluate.metrics.base import Metric, MetricOptions
 from checkpoints.evaluate.metrics.registry import get_metric
 from checkpoints.evaluate.resample import DEFAULT_SAMPLES, DEFAULT_SEED
-from checkpoints.evaluate.tokenizers import TOKENIZERS, default_tokenizer
 from checkpoints.io.assessments import read_assessments
 from checkpoints.io.mqm import read_avg_seg_scores, read_mqm
 from checkpoints.io.text import read_sentences
+from checkpoints.tokenizers import TOKENIZERS, default_tokenizer
 
 HELP = """Correlate metric scores with human judgments at system, document or segment level.
 

@@ -95,7 +95,7 @@ def metrics(
     input_format: Annotated[str, typer.Option("--input", "-i", metavar="raw|nist|wmt", help="Input file format.")] = "raw",
     tokenize: Annotated[
         str | None,
-        typer.Option("--tokenize", metavar="13a|intl|zh|char|none", help="Tokenizer \\[default: zh for a Chinese target, else 13a].", show_default=False),
+        typer.Option("--tokenize", metavar="13a|intl|zh|char|none|words", help="Tokenizer \\[default: zh for a Chinese target, else 13a].", show_default=False),
     ] = None,
     case: Annotated[str, typer.Option("--case", metavar="cs|ci", help="Case-sensitive (cs) or case-insensitive (ci) matching.")] = "cs",
     target_lang: Annotated[str, typer.Option("--target-lang", metavar="LANG", help="Target language (tokenizer default, stemmers, WordNet).")] = "en",
@@ -140,9 +140,9 @@ def metrics(
     from checkpoints.evaluate.metrics.base import MetricOptions
     from checkpoints.evaluate.resample import Method, ResampleSpec
     from checkpoints.evaluate.significance import Correction
-    from checkpoints.evaluate.tokenizers import TOKENIZERS, default_tokenizer
     from checkpoints.io.testsets import InputFormat, load_testbed
     from checkpoints.report.metric_formats import OutputFormat, render
+    from checkpoints.tokenizers import TOKENIZERS, default_tokenizer
 
     granularities = parse_granularity(granularity)
     chosen_input = _choice(input_format, InputFormat, "--input")

@@ -90,6 +90,7 @@ def select_checkpoints(data: SuiteData, category: str | None, ids: list[int] | N
 def describe(data: SuiteData, checkpoint: CheckPoint, results: dict[str, Any]) -> dict[str, Any]:
     """The drill-down of one check-point as plain data (what ``--format json`` prints)."""
     from checkpoints.evaluate.explain import explain
+    from checkpoints.evaluate.matching import parse_max_order
 
     pair_index = next(i for i, pair in enumerate(data.pairs) if pair.id == checkpoint.pair_id)
     pair = data.pairs[pair_index]
@@ -118,6 +119,8 @@ def describe(data: SuiteData, checkpoint: CheckPoint, results: dict[str, Any]) -
         explanation = explain(
             checkpoint, translation, tokenize=str(options.get("tokenize", "13a")),
             match=str(options.get("match", "normal")), language=data.target_lang,
+            # runs stored before --max-order existed counted every order
+            max_order=parse_max_order(options.get("max_order", "all")),
         )
         item["systems"][name] = {
             "translation": translation,

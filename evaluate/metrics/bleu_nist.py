@@ -71,7 +71,7 @@ from checkpoints.evaluate.metrics.base import (
 )
 from checkpoints.evaluate.metrics.overlap import Tokens, check_options
 from checkpoints.evaluate.metrics.registry import MetricEntry
-from checkpoints.evaluate.tokenizers import get_tokenizer
+from checkpoints.tokenizers import get_tokenizer
 
 BLEU_ORDER = 4
 NIST_ORDER = 5

@@ -51,7 +51,7 @@ import numpy as np
 
 from checkpoints.evaluate.metrics.base import Aggregation, Metric, MetricOptions
 from checkpoints.evaluate.metrics.registry import MetricEntry
-from checkpoints.evaluate.tokenizers import get_tokenizer
+from checkpoints.tokenizers import get_tokenizer
 
 EXPONENTS = (1, 2, 3)
 

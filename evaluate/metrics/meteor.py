@@ -86,7 +86,7 @@ from checkpoints.errors import InputError, ResourceNotAvailable, UsageError
 from checkpoints.evaluate.metrics.base import Aggregation, Metric, MetricOptions
 from checkpoints.evaluate.metrics.registry import MetricEntry
 from checkpoints.evaluate.stemming import get_stemmer
-from checkpoints.evaluate.tokenizers import get_tokenizer
+from checkpoints.tokenizers import get_tokenizer
 
 EXACT, STEM, SYNONYM, PARAPHRASE = range(4)
 MODULE_NAMES = ("exact", "stem", "synonym", "paraphrase")

@@ -37,7 +37,7 @@ from checkpoints.evaluate.metrics.base import (
     check_corpus,
 )
 from checkpoints.evaluate.metrics.registry import MetricEntry
-from checkpoints.evaluate.tokenizers import get_tokenizer
+from checkpoints.tokenizers import get_tokenizer
 
 Tokens = tuple[str, ...]
 

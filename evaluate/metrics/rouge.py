@@ -49,7 +49,7 @@ from checkpoints.errors import UsageError
 from checkpoints.evaluate.metrics.base import MeanOfSegments, MetricOptions
 from checkpoints.evaluate.metrics.registry import MetricEntry
 from checkpoints.evaluate.stemming import get_stemmer
-from checkpoints.evaluate.tokenizers import get_tokenizer
+from checkpoints.tokenizers import get_tokenizer
 
 ALPHA = 0.5
 """ROUGE 1.5.5's ``-p`` default: F weights precision and recall equally."""

@@ -182,7 +182,7 @@ def test_json_report(systems: dict[str, SystemScores]) -> None:
     }  # fmt: skip
     assert data["comparisons"][0]["categories"]["Rare"]["too_few"] is True
     assert data["signature"].startswith("resample:bootstrap|samples:200|seed:12345|correction:holm|alpha:0.05|")
-    assert "match:normal|tok:13a" in data["signature"]
+    assert "match:normal|tok:words|order:4" in data["signature"]
 
 
 def test_bad_requests(systems: dict[str, SystemScores], scorer: CheckpointScorer) -> None:

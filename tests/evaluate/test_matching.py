@@ -17,13 +17,16 @@ from checkpoints.evaluate.matching import (
     match_mode,
     matched_ngrams,
     ngram_matches,
+    ngram_order,
     ngram_text,
     normalize_tokens,
     normalizer,
+    parse_max_order,
     reference_match_tokens,
+    reference_ngram_list,
     reference_ngrams,
 )
-from checkpoints.evaluate.tokenizers import get_tokenizer
+from checkpoints.tokenizers import get_tokenizer
 
 
 def words(text: str) -> list[str]:
@@ -250,3 +253,64 @@ def test_matched_never_exceeds_total(reference: list[str], candidate: list[str])
     matched, total = match_counts(reference, candidate)
     assert 0 <= matched <= total
     assert len(matched_ngrams(reference, candidate)) == matched
+
+
+# -- --max-order ------------------------------------------------------------------
+
+
+def test_max_order_counts_words_not_gaps() -> None:
+    """A 5-word reference has 5+4+3+2+1 = 15 n-grams; up to order 4 it has 14, up to 2 it has 9.
+    "a b * c d" has 3+3 plain n-grams and gapped ones "b * c", "a b * c", "b * c d", "a b * c d"
+    (orders 2, 3, 3, 4): 10 in all, 9 up to order 3, 7 up to order 2."""
+    five = ["w1", "w2", "w3", "w4", "w5"]
+    assert [len(reference_ngram_list(five, order)) for order in (None, 4, 2, 1)] == [15, 14, 9, 5]
+    gapped = ["a", "b", "*", "c", "d"]
+    assert [len(reference_ngram_list(gapped, order)) for order in (None, 4, 3, 2, 1)] == [10, 10, 9, 7, 4]
+    assert ngram_order(("They", "*", "playing")) == 2
+
+
+def test_max_order_in_matching_by_hand() -> None:
+    """Reference "the new spending is fueled" against "the new spending was fueled":
+    orders 1-2 match the, new, spending, fueled, the new, new spending = 6 of 5+4 = 9;
+    order 3 adds "the new spending" (1 of 3 trigrams); orders 4-5 add nothing.
+    All orders: 7/15; up to 4: 7/14; up to 2: 6/9."""
+    reference = ["the", "new", "spending", "is", "fueled"]
+    candidate = ["the", "new", "spending", "was", "fueled"]
+    assert match_counts(reference, candidate) == (7, 15)
+    assert match_counts(reference, candidate, 4) == (7, 14)
+    assert match_counts(reference, candidate, 2) == (6, 9)
+    index = ReferenceIndex(2)
+    index.add(0, reference)
+    index.freeze()
+    assert index.match([[index.word_id(w) for w in candidate]]).tolist() == [6]
+    assert index.totals.tolist() == [9]
+
+
+def test_reference_index_agrees_with_the_definition_for_every_max_order() -> None:
+    """Random references with gaps: the compiled index gives the executable definition's counts."""
+    import random
+
+    rng = random.Random(7)
+    vocabulary = list("abcde")
+    for _ in range(500):
+        reference = [rng.choice([*vocabulary, "*"]) for _ in range(rng.randint(1, 12))]
+        candidates = [[rng.choice(vocabulary) for _ in range(rng.randint(0, 14))] for _ in range(2)]
+        for order in (None, 1, 2, 3, 4):
+            index = ReferenceIndex(order)
+            for pair in range(2):
+                index.add(pair, reference)
+            index.freeze()
+            matched = index.match([[index.word_id(w) for w in c] for c in candidates])
+            for pair, candidate in enumerate(candidates):
+                assert (int(matched[pair]), int(index.totals[pair])) == match_counts(reference, candidate, order)
+
+
+@pytest.mark.parametrize(("value", "expected"), [("4", 4), ("all", None), ("ALL", None), (2, 2), (None, None)])
+def test_parse_max_order(value: object, expected: int | None) -> None:
+    assert parse_max_order(value) == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "four"])
+def test_parse_max_order_rejects(value: str) -> None:
+    with pytest.raises(UsageError, match="--max-order"):
+        parse_max_order(value)

@@ -32,12 +32,14 @@ SYSTEM_B = "but the prime minister of thailand Dex-in vowed to continue the sear
 def table8(make_suite) -> SuiteData:
     """Table 8: check-point 在其国内 (Preposition-object phrase), two references with DM 0.5.
 
-    The paper does not print the whole reference sentences; these are at least
-    as long as both translations (16 tokens), so the penalty is 1 as in Table 9."""
+    The paper does not print the whole reference sentences; these (18 tokens)
+    are at least as long as both translations (17 and 18 tokens: the default
+    match tokenizer, ``words``, cuts "Dex-in" into three), so the penalty is 1
+    as in Table 9."""
     return make_suite(
         [[
-            "however , the thai prime minister thaksin vowed to continue the search in this country .",
-            "but the prime minister of thailand , thaksin , vowed to continue searching in his country .",
+            "however , the thai prime minister thaksin shinawatra has vowed to continue the search in this country .",
+            "but the prime minister of thailand , thaksin shinawatra , vowed to continue searching in his country .",
         ]],
         [(1, "Preposition-object", [(0, "in this country", 0.5), (1, "in his country", 0.5)])],
         [("Preposition-object", Level.PHRASE)],

@@ -231,7 +231,7 @@ def test_missing_file(capsys, test_only_metrics, files, tmp_path) -> None:
         (["-g", "segment"], "-g 'segment': choose sys, doc, seg or all"),
         (["--input", "sgml"], "--input 'sgml': choose from raw, nist, wmt"),
         (["--case", "lc"], "--case 'lc': choose cs or ci"),
-        (["--tokenize", "moses"], "--tokenize 'moses': choose from 13a, intl, zh, char, none"),
+        (["--tokenize", "moses"], "--tokenize 'moses': choose from words, 13a, intl, zh, char, none"),
         (["--significance", "ar"], "--significance needs --baseline NAME or --all-pairs"),
         (["--baseline", "A", "--significance", "perm"], "--significance 'perm': choose from bootstrap, ar"),
         (["--baseline", "A", "--correction", "bonferroni"], "--correction 'bonferroni': choose from holm, bh, none"),
