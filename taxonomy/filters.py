@@ -1,8 +1,8 @@
 """Pattern filters that look beyond the sentence: lexicons and corpus statistics.
 
 - :class:`LexiconFilter` (``<listed>``/``<unlisted>``): the node's word is (or
-  is not) in a word list or a named lexicon such as jieba's dictionary -- the
-  "New word" category is a content word absent from the reference lexicon.
+  is not) in a word list or a named lexicon such as CC-CEDICT -- the "New
+  word" category is a content word absent from the reference lexicon.
 - :class:`AssociationFilter` (``<association>``): the lemmas of two linked
   nodes are strongly associated in the corpus (Collocation).
 - :class:`EntropyFilter` (``<translation-entropy>``): the node's lemma has
@@ -14,12 +14,13 @@ The last two are mined once per build by ``Taxonomy.prepare``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from checkpoints.model import Sentence, SentencePair
 from checkpoints.taxonomy.graph import SentenceGraph
+from checkpoints.taxonomy.lexicons import Lexicon
 from checkpoints.taxonomy.mining import association_scores, translation_entropy
 from checkpoints.taxonomy.pattern import MinedTable
 from checkpoints.taxonomy.values import ValueSpec
@@ -34,28 +35,52 @@ class Mined:
 
 @dataclass(eq=False, slots=True)
 class LexiconFilter:
-    """The node's key (lemma/form, optionally case-folded or script-converted) is in a lexicon."""
+    """The node's key (lemma/form, optionally case-folded or script-converted) is in a lexicon.
+
+    ``tags`` narrows the lexicon to entries carrying one of those tags (jieba's
+    part-of-speech tags, a word list's tags). With ``split``, a key of at
+    least that many characters also counts as listed when it is two listed
+    keys written together: affixed and compounded forms of known words
+    (投資者們 = 投資者 + 們, 處方箋 = 處方 + 箋) are not unknown words, even
+    where a dictionary does not list them. Chinese wants ``split=3``: every
+    character is itself a listed word, so any two-character key would split.
+    """
 
     node: str
-    words: Callable[[], Collection[str]]
+    lexicon: Callable[[], Lexicon]
     keys: list[KeyFunction]
     absent: bool
     description: str
     path: Path | None = None
     line: int = 0
+    tags: frozenset[str] | None = None
+    split: int | None = None
     corpus: bool = False
-    _loaded: Collection[str] | None = None
+    _loaded: Lexicon | None = None
 
     def node_ids(self) -> tuple[str, ...]:
         return (self.node,)
 
     def accept(self, graph: SentenceGraph, binding: Mapping[str, int], table: MinedTable | None) -> bool:
-        words = self._loaded
-        if words is None:
-            words = self._loaded = self.words()
+        lexicon = self._loaded
+        if lexicon is None:
+            lexicon = self._loaded = self.lexicon()
         position = binding[self.node]
-        listed = any(key(graph, position) in words for key in self.keys)
+        listed = any(self.listed(lexicon, key(graph, position)) for key in self.keys)
         return listed != self.absent
+
+    def listed(self, lexicon: Lexicon, key: str) -> bool:
+        if self._entry(lexicon, key):
+            return True
+        if self.split is None or len(key) < self.split:
+            return False
+        return any(self._entry(lexicon, key[:cut]) and self._entry(lexicon, key[cut:]) for cut in range(1, len(key)))
+
+    def _entry(self, lexicon: Lexicon, key: str) -> bool:
+        tags = lexicon.get(key)
+        if tags is None:
+            return False
+        return self.tags is None or any(tag in tags for tag in self.tags)
 
     def miner(self) -> None:
         return None

@@ -21,8 +21,10 @@ from checkpoints.taxonomy.core import CategoryRules, Rule, Taxonomy
 from checkpoints.taxonomy.filters import AssociationFilter, EntropyFilter, LexiconFilter
 from checkpoints.taxonomy.lexicons import (
     LEXICON_SOURCES,
+    TAGGED_SOURCES,
     check_converter_name,
-    lexicon_words,
+    lexicon_lookup,
+    named_lexicon,
     resolve_wordlist,
 )
 from checkpoints.taxonomy.pattern import (
@@ -41,6 +43,7 @@ SCHEMA_PATH = PACKAGE_DIR / "schema" / "taxonomy.xsd"
 BUILTIN_DIR = PACKAGE_DIR / "builtin"
 
 _VALUE_ATTRIBUTES = ("form", "lemma", "upos", "xpos", "deprel")
+_HEAD_ATTRIBUTES = ("upos", "xpos", "deprel", "lemma", "form")
 _RELATION_ATTRIBUTES = ("head", "ancestor", "before", "after")
 _DEFAULT_CHARS = r"[^\W\d_]"
 
@@ -195,7 +198,7 @@ class _Builder:
         self.check_head_cycles(nodes, element)
         filters = [self.filter(child, required) for child in filter_elements]
         checkpoint = self.checkpoint(checkpoint_element, ids, required)
-        return compile_pattern(nodes, absent, filters, checkpoint, element.sourceline or 0)
+        return compile_pattern(nodes, absent, filters, checkpoint, element.sourceline or 0, element.get("distinct"))
 
     def node(self, element: etree._Element) -> NodeSpec:
         attributes: list[tuple[str, ValueSpec]] = []
@@ -292,21 +295,41 @@ class _Builder:
             raise self.error(element, f"<{element.tag}> needs exactly one of file= and source=")
         convert = self.converter(element)
         keys = key_functions(element.get("match", "form"), _boolean(element.get("casefold")), convert)
+        tags = self.tags(element)
+        split_text = element.get("split")
+        split = int(split_text) if split_text is not None else None
+        line = element.sourceline or 0
         if source is not None:
             if source not in LEXICON_SOURCES:
                 raise self.error(element, f"unknown lexicon source {source!r}; known: {', '.join(LEXICON_SOURCES)}")
+            if tags is not None and source not in TAGGED_SOURCES:
+                tagged = ", ".join(sorted(TAGGED_SOURCES))
+                raise self.error(element, f"tags= needs a lexicon whose entries have tags; {source} has none (tagged: {tagged})")
             name = source
-            return LexiconFilter(node, lambda: lexicon_words(name), keys, absent, f"source {source}", line=element.sourceline or 0)
+            return LexiconFilter(
+                node, lambda: named_lexicon(name), keys, absent, f"source {source}", line=line, tags=tags, split=split
+            )
         path = self.wordlist_path(element, file_name or "")
         return LexiconFilter(
             node,
-            lambda: frozenset(load_wordlist(path).entries),
+            lambda: load_wordlist(path).entries,
             keys,
             absent,
             f"file {path.name}",
             path=path,
-            line=element.sourceline or 0,
+            line=line,
+            tags=tags,
+            split=split,
         )
+
+    def tags(self, element: etree._Element) -> frozenset[str] | None:
+        tags_text = element.get("tags")
+        if tags_text is None:
+            return None
+        tags = frozenset(tags_text.split("|"))
+        if "" in tags:
+            raise self.error(element, f"tags {tags_text!r}: empty alternative")
+        return tags
 
     def require_node(self, element: etree._Element, ref: str, required: set[str | None], attribute: str) -> None:
         if ref not in required:
@@ -367,19 +390,23 @@ class _Builder:
     def wordlist(self, element: etree._Element) -> WordListRule:
         path = self.wordlist_path(element, element.get("file", ""))
         convert = self.converter(element)
-        tags_text = element.get("tags")
-        tags = frozenset(tags_text.split("|")) if tags_text is not None else None
-        if tags is not None and "" in tags:
-            raise self.error(element, f"tags {tags_text!r}: empty alternative")
-        upos_text = element.get("upos")
+        head = tuple(
+            (name, self.value(element, name, text))
+            for name in _HEAD_ATTRIBUTES
+            if (text := element.get(name)) is not None
+        )
         min_senses_text = element.get("min-senses")
+        sense_tag = element.get("sense-tag")
+        if sense_tag is not None and min_senses_text is None:
+            raise self.error(element, "sense-tag= names the tag that min-senses= reads, and no min-senses= is given")
         return WordListRule(
             path=path,
             keys=key_functions(element.get("match", "lemma"), _boolean(element.get("casefold")), convert),
             join=element.get("join", " "),
-            tags=tags,
-            upos=self.value(element, "upos", upos_text) if upos_text is not None else None,
+            tags=self.tags(element),
+            head=head,
             min_senses=int(min_senses_text) if min_senses_text is not None else None,
+            sense_tag=sense_tag,
             max_tokens=int(element.get("max-tokens", "8")),
             line=element.sourceline or 0,
         )
@@ -395,11 +422,18 @@ class _Builder:
         except re.error as error:
             raise self.error(element, f"chars: bad regular expression: {error}") from None
         upos_text = element.get("upos")
+        convert = self.converter(element)
+        unlisted = element.get("unlisted")
+        if unlisted is not None and unlisted not in LEXICON_SOURCES:
+            raise self.error(element, f"unknown lexicon source {unlisted!r}; known: {', '.join(LEXICON_SOURCES)}")
+        if convert is not None and unlisted is None:
+            raise self.error(element, "convert= applies to the unlisted= lexicon look-up, and no unlisted= is given")
         return ReduplicationRule(
             shapes=shapes,
             chars=chars,
             upos=self.value(element, "upos", upos_text) if upos_text is not None else None,
             across_tokens=_boolean(element.get("across-tokens"), default=True),
+            unlisted=lexicon_lookup(unlisted, convert) if unlisted is not None else None,
             line=element.sourceline or 0,
         )
 

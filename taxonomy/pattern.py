@@ -5,11 +5,12 @@ A pattern names nodes with token constraints and relations between them
 this one; ``before=``/``after=``: word order), optional nodes that collect
 every token fitting them, ``<absent>`` nodes that must match nothing, and
 filters (lexicon membership, corpus-mined association and translation
-entropy). Matching binds required nodes one at a time, each time drawing
-candidates from the cheapest source -- the children or head of a node
-already bound, or an index of the sentence by relation, lemma or POS -- so a
-pattern costs a few dictionary lookups per sentence rather than a subgraph
-isomorphism search.
+entropy), and ``distinct`` (one match per combination of the nodes' lemmas
+or forms in a sentence). Matching binds required nodes one at a time, each
+time drawing candidates from the cheapest source -- the children or head of
+a node already bound, or an index of the sentence by relation, lemma or POS
+-- so a pattern costs a few dictionary lookups per sentence rather than a
+subgraph isomorphism search.
 """
 
 from __future__ import annotations
@@ -138,6 +139,7 @@ class Pattern:
     absent: tuple[_Step, ...]
     filters: tuple[BindingFilter, ...]
     checkpoint: CheckpointSpec
+    distinct: str | None = None
     _checkpoint_nodes: tuple[tuple[bool, int], ...] = field(default=())
     _checkpoint_subtrees: tuple[int, ...] = field(default=())
 
@@ -175,21 +177,50 @@ class Pattern:
 
     def static_bindings(self, graph: SentenceGraph) -> Iterator[dict[str, int]]:
         """Matches that pass every filter not mined from the corpus (what ``prepare`` counts)."""
-        for slots in self.bindings(graph):
+        seen: set[tuple[str, ...]] = set()
+        for slots in self._ordered_bindings(graph):
             binding = self._named(slots)
             if all(f.accept(graph, binding, None) for f in self.filters if not f.corpus):
+                if self._repeated(graph, slots, seen):
+                    continue
                 yield binding
 
     def spans(self, graph: SentenceGraph, tables: Mapping[BindingFilter, MinedTable]) -> Iterator[tuple[int, ...]]:
-        for slots in self.bindings(graph):
+        seen: set[tuple[str, ...]] = set()
+        for slots in self._ordered_bindings(graph):
             if self.filters:
                 binding = self._named(slots)
                 if not all(f.accept(graph, binding, tables.get(f)) for f in self.filters):
                     continue
+            if self._repeated(graph, slots, seen):
+                continue
             collected = [self._collect(graph, step, slots) for _, step in self.optional]
             span = self._span(graph, slots, collected)
             if span is not None:
                 yield span
+
+    def _ordered_bindings(self, graph: SentenceGraph) -> list[tuple[int, ...]]:
+        """The matches; in word order when ``distinct`` keeps only the first of equal ones."""
+        found = self.bindings(graph)
+        if self.distinct is not None:
+            found.sort(key=sorted)
+        return found
+
+    def _repeated(self, graph: SentenceGraph, slots: Sequence[int], seen: set[tuple[str, ...]]) -> bool:
+        """With ``distinct``: whether an earlier match of this sentence had the same values at every node.
+
+        A sentence that repeats a word pair ("工業革命 … 工業革命") holds one
+        instance of the pair for the check-points and for the counts mined
+        from the corpus, so that one sentence cannot make a pair frequent.
+        """
+        if self.distinct is None:
+            return False
+        column = graph.columns[self.distinct]
+        key = tuple(column[position] for position in slots)
+        if key in seen:
+            return True
+        seen.add(key)
+        return False
 
     def _named(self, slots: Sequence[int]) -> dict[str, int]:
         return {node_id: slots[slot] for node_id, slot in self.slot_of.items()}
@@ -316,6 +347,7 @@ def compile_pattern(
     filters: Sequence[BindingFilter],
     checkpoint: CheckpointSpec,
     line: int,
+    distinct: str | None = None,
 ) -> Pattern:
     """Order the required nodes for matching and compile every node to a step.
 
@@ -349,6 +381,7 @@ def compile_pattern(
         absent=absent_steps,
         filters=tuple(filters),
         checkpoint=checkpoint,
+        distinct=distinct,
         _checkpoint_nodes=checkpoint_nodes,
         _checkpoint_subtrees=checkpoint_subtrees,
     )

@@ -22,18 +22,23 @@ from checkpoints.taxonomy.wordlist import KeyFunction, WordList, load_wordlist, 
 class WordListRule:
     """Tokens or contiguous token sequences whose keys, joined, are a word-list entry.
 
-    ``upos`` constrains the syntactic head of the matched span (the token whose
-    head lies outside it), so a multi-word entry such as "take off" is checked
-    on "take". ``tags`` keeps entries carrying one of the tags; ``min_senses``
-    keeps entries whose count for the head's UPOS (e.g. ``VERB=41``) reaches it.
+    ``head`` constrains the syntactic head of the matched span (the token
+    whose head lies outside it) by its attributes (upos, xpos, deprel, lemma,
+    form), so a multi-word entry such as "take off" is checked on "take".
+    ``tags`` keeps entries carrying one of the tags; ``min_senses`` keeps
+    entries whose count reaches it, read from the tag ``sense_tag`` or, when
+    that is None, from the tag named after the head's UPOS (``VERB=41``): a
+    word list without parts of speech (CC-CEDICT's sense counts) names its
+    count tag, one with them lets the token's part of speech choose.
     """
 
     path: Path
     keys: list[KeyFunction]
     join: str = " "
     tags: frozenset[str] | None = None
-    upos: ValueSpec | None = None
+    head: tuple[tuple[str, ValueSpec], ...] = ()
     min_senses: int | None = None
+    sense_tag: str | None = None
     max_tokens: int = 8
     line: int = 0
     _list: WordList | None = None
@@ -49,17 +54,19 @@ class WordListRule:
 
     def spans(self, graph: SentenceGraph, tables: Mapping[BindingFilter, MinedTable]) -> Iterator[tuple[int, ...]]:
         wordlist = self.wordlist()
-        upos_column = graph.columns["upos"]
+        columns = graph.columns
         for key in self.keys:
             for span, tags in scan(graph, wordlist, key, self.join, self.max_tokens):
                 if self.tags is not None and not any(tag in tags for tag in self.tags):
                     continue
-                if self.upos is not None or self.min_senses is not None:
-                    head_upos = upos_column[graph.span_head(span)]
-                    if self.upos is not None and not self.upos.test(head_upos):
+                if self.head or self.min_senses is not None:
+                    head = graph.span_head(span)
+                    if not all(spec.test(columns[attribute][head]) for attribute, spec in self.head):
                         continue
-                    if self.min_senses is not None and (tags.get(head_upos) or 0) < self.min_senses:
-                        continue
+                    if self.min_senses is not None:
+                        count_tag = self.sense_tag if self.sense_tag is not None else columns["upos"][head]
+                        if (tags.get(count_tag) or 0) < self.min_senses:
+                            continue
                 yield span
 
 
@@ -109,13 +116,20 @@ class ReduplicationRule:
     to 4 adjacent whole tokens (看 看, 看 一 看), as parsers split them either
     way. ``upos`` constrains the first token; ``chars`` is the regular
     expression each repeated character must match (letters by default, so
-    that punctuation runs and digits never count).
+    that punctuation runs and digits never count). ``unlisted`` tells whether
+    the repeated form, written without spaces, is a word of a lexicon
+    (``<reduplication unlisted="cedict">``, see
+    :func:`~checkpoints.taxonomy.lexicons.lexicon_lookup`); such forms are
+    dropped, because a reduplicated form the dictionary lists as a word of its
+    own (往往 "usually", 僅僅 "merely") is vocabulary, not a product of
+    reduplication.
     """
 
     shapes: tuple[Shape, ...]
     chars: re.Pattern[str]
     upos: ValueSpec | None = None
     across_tokens: bool = True
+    unlisted: Callable[[str], bool] | None = None
     line: int = 0
 
     @property
@@ -138,6 +152,8 @@ class ReduplicationRule:
                 if len(text) > longest:
                     break
                 if any(shape.matches(text, unit) for shape in self.shapes):
+                    if self.unlisted is not None and self.unlisted(text):
+                        continue
                     yield tuple(range(start, end + 1))
 
     def _unit(self, char: str) -> bool:

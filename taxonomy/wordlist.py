@@ -90,10 +90,19 @@ def _prefixes(entries: Mapping[str, object], join: str) -> Iterator[str]:
 
 
 def key_functions(match: str, casefold: bool, convert: str | None) -> list[KeyFunction]:
-    """The token keys a lexicon lookup tries: ``lemma``, ``form`` or ``lemma|form``."""
+    """The token keys a lexicon lookup tries: ``lemma``, ``form`` or ``lemma|form``.
+
+    With a conversion, each key is tried as written and converted: a list
+    holding both scripts (CC-CEDICT's headwords) then matches a word the
+    conversion would change, and a list in one script still matches text in
+    the other -- including the odd wrongly converted character in
+    traditional-script treebanks (髮明 for 發明), which t2s repairs.
+    """
     result: list[KeyFunction] = []
     for attribute in match.split("|"):
-        result.append(_key_function(attribute, casefold, convert))
+        result.append(_key_function(attribute, casefold, None))
+        if convert is not None:
+            result.append(_key_function(attribute, casefold, convert))
     return result
 
 

@@ -302,9 +302,52 @@ def test_lexicon_filter_needs_exactly_one_source(tmp_path: Path) -> None:
 
 def test_unknown_lexicon_source(tmp_path: Path) -> None:
     path = write(
-        tmp_path, taxonomy(category('<pattern>\n<node id="n"/>\n<unlisted node="n" source="cedict"/>\n<checkpoint nodes="n"/>\n</pattern>'))
+        tmp_path, taxonomy(category('<pattern>\n<node id="n"/>\n<unlisted node="n" source="wiktionary"/>\n<checkpoint nodes="n"/>\n</pattern>'))
     )
-    assert error_of(path) == f"{path}:7: unknown lexicon source 'cedict'; known: jieba"
+    assert error_of(path) == f"{path}:7: unknown lexicon source 'wiktionary'; known: cedict, jieba"
+
+
+def test_tags_need_a_tagged_lexicon(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        taxonomy(category('<pattern>\n<node id="n"/>\n<listed node="n" source="cedict" tags="a"/>\n<checkpoint nodes="n"/>\n</pattern>')),
+    )
+    assert error_of(path) == f"{path}:7: tags= needs a lexicon whose entries have tags; cedict has none (tagged: jieba)"
+
+
+def test_empty_tag_alternative_on_a_lexicon_filter(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        taxonomy(category('<pattern>\n<node id="n"/>\n<listed node="n" source="jieba" tags="a||d"/>\n<checkpoint nodes="n"/>\n</pattern>')),
+    )
+    assert error_of(path) == f"{path}:7: tags 'a||d': empty alternative"
+
+
+def test_sense_tag_needs_min_senses(tmp_path: Path) -> None:
+    (tmp_path / "w.txt").write_text("打\tsenses=18\n", encoding="utf-8")
+    path = write(tmp_path, taxonomy(category('<wordlist file="w.txt" sense-tag="senses"/>')))
+    assert error_of(path) == f"{path}:5: sense-tag= names the tag that min-senses= reads, and no min-senses= is given"
+
+
+def test_bad_word_list_head_constraint(tmp_path: Path) -> None:
+    (tmp_path / "w.txt").write_text("打\n", encoding="utf-8")
+    path = write(tmp_path, taxonomy(category('<wordlist file="w.txt" xpos="NN||VV"/>')))
+    assert error_of(path) == (
+        f"{path}:5: xpos: 'NN||VV': empty alternative (two '|' in a row, or '|' at an end)"
+    )
+
+
+def test_reduplication_lexicon_errors(tmp_path: Path) -> None:
+    path = write(tmp_path, taxonomy(category('<reduplication shapes="AA" unlisted="wiktionary"/>')))
+    assert error_of(path) == f"{path}:5: unknown lexicon source 'wiktionary'; known: cedict, jieba"
+    path = write(tmp_path, taxonomy(category('<reduplication shapes="AA" convert="t2s"/>')))
+    assert error_of(path) == f"{path}:5: convert= applies to the unlisted= lexicon look-up, and no unlisted= is given"
+
+
+def test_distinct_names_a_key_attribute(tmp_path: Path) -> None:
+    path = write(tmp_path, taxonomy(category('<pattern distinct="upos">\n<node id="n"/>\n<checkpoint nodes="n"/>\n</pattern>')))
+    message = error_of(path)
+    assert message.startswith(f"{path}:5: Element 'pattern', attribute 'distinct': [facet 'enumeration'] The value 'upos'")
 
 
 def test_filter_naming_unknown_node(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from checkpoints.model import Sentence, Token
+from checkpoints.model import Sentence, SentencePair, Token
 from checkpoints.taxonomy import Found, load_taxonomy
 
 HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n<taxonomy name="t" language="en" version="1">\n'
@@ -191,14 +191,44 @@ def test_word_list_match_lemma_or_form(tmp_path: Path) -> None:
     assert find(tmp_path, '<wordlist file="forms.txt" match="lemma|form"/>', s, files) == [(0,)]
 
 
-def test_chinese_word_list_joins_tokens_without_spaces_after_t2s(tmp_path: Path) -> None:
-    s = sentence("他們/他/PRON/4/nsubj 一心/一心/ADV/4/advmod 一意/一意/ADV/2/flat 工作/工作/VERB/0/root")
-    body = '<wordlist file="idioms-zh.txt" match="form" convert="t2s" join="" tags="i"/>'
-    assert find(tmp_path, body, s) == [(1, 2)]
-    without_conversion = '<wordlist file="idioms-zh.txt" match="form" join="" tags="i"/>'
+def test_chinese_word_list_joins_tokens_without_spaces_and_tries_both_scripts(tmp_path: Path) -> None:
+    files = {"idioms.txt": "一心一意\ti\n无家可归\ti\n"}  # simplified entries only
+    split = sentence("他們/他/PRON/4/nsubj 一心/一心/ADV/4/advmod 一意/一意/ADV/2/flat 工作/工作/VERB/0/root")
+    body = '<wordlist file="idioms.txt" match="form" convert="t2s" join="" tags="i"/>'
+    assert find(tmp_path, body, split, files) == [(1, 2)]
     traditional = sentence("無家可歸/無家可歸/VERB/0/root")
-    assert find(tmp_path, body, traditional) == [(0,)]
-    assert find(tmp_path, without_conversion, traditional) == []
+    assert find(tmp_path, body, traditional, files) == [(0,)]  # found after t2s conversion
+    without_conversion = '<wordlist file="idioms.txt" match="form" join="" tags="i"/>'
+    assert find(tmp_path, without_conversion, traditional, files) == []
+    # a key is also tried as written: a list in traditional script matches traditional text despite t2s
+    assert find(tmp_path, body, traditional, {"idioms.txt": "無家可歸\ti\n"}) == [(0,)]
+
+
+def test_shipped_idiom_list_holds_both_scripts(tmp_path: Path) -> None:
+    body = '<wordlist file="idioms-zh.txt" match="form" join="" tags="i"/>'
+    assert find(tmp_path, body, sentence("成群/成群/ADV/2/advmod 結隊/結隊/VERB/0/root")) == [(0, 1)]
+    assert find(tmp_path, body, sentence("成群结队/成群结队/VERB/0/root")) == [(0,)]
+
+
+def test_word_list_head_constraints_and_sense_tag(tmp_path: Path) -> None:
+    """min-senses reads the tag named by sense-tag; xpos, deprel and lemma constrain the span's head."""
+    files = {"senses.txt": "打\tsenses=18\n個\tsenses=5\n說\tsenses=7\n"}
+    s = Sentence(
+        tokens=[
+            Token(form="他", lemma="他", upos="PRON", xpos="PRP", head=2, deprel="nsubj"),
+            Token(form="打", lemma="打", upos="VERB", xpos="VV", head=0, deprel="root"),
+            Token(form="個", lemma="個", upos="NOUN", xpos="NNB", head=4, deprel="clf"),
+            Token(form="說", lemma="說", upos="VERB", xpos="VV", head=2, deprel="ccomp"),
+        ]
+    )
+    body = '<wordlist file="senses.txt" match="form" join="" min-senses="{n}" sense-tag="senses" {extra}/>'
+    assert find(tmp_path, body.format(n=5, extra=""), s, files) == [(1,), (2,), (3,)]
+    assert find(tmp_path, body.format(n=8, extra=""), s, files) == [(1,)]
+    assert find(tmp_path, body.format(n=5, extra='xpos="!NNB"'), s, files) == [(1,), (3,)]
+    assert find(tmp_path, body.format(n=5, extra='deprel="!clf|root"'), s, files) == [(3,)]
+    assert find(tmp_path, body.format(n=5, extra='lemma="!打|說"'), s, files) == [(2,)]
+    # without sense-tag the count is read from the tag named after the head's UPOS, which this list lacks
+    assert find(tmp_path, '<wordlist file="senses.txt" match="form" min-senses="5"/>', s, files) == []
 
 
 # -- lexicon filters and reduplication ----------------------------------------------
@@ -218,6 +248,62 @@ def test_unlisted_in_jieba_dictionary(tmp_path: Path) -> None:
     assert find(tmp_path, body, s) == [(0,)]
 
 
+def test_unlisted_in_cedict_knows_both_scripts(tmp_path: Path) -> None:
+    # 谷歌 (Google) is a CC-CEDICT headword; 返現 (cash back) is not, in either script
+    s = sentence("谷歌/谷歌/PROPN/2/nsubj 提供/提供/VERB/0/root 返現/返現/NOUN/2/obj 返现/返现/NOUN/3/conj")
+    body = '<pattern><node id="w"/><unlisted node="w" source="cedict"/><checkpoint nodes="w"/></pattern>'
+    assert find(tmp_path, body, s) == [(2,), (3,)]
+
+
+def test_lexicon_split_counts_two_listed_words_as_listed(tmp_path: Path) -> None:
+    files = {"words.txt": "投資者\n們\n投\n資\n者\n"}
+    s = sentence("投資者們/投資者們/NOUN/0/root 投資/投資/VERB/1/dep 資者/資者/NOUN/1/dep")
+    unlisted = '<pattern><node id="w"/><unlisted node="w" file="words.txt" {split}/><checkpoint nodes="w"/></pattern>'
+    assert find(tmp_path, unlisted.format(split=""), s, files) == [(0,), (1,), (2,)]
+    # 投資者 + 們: listed once split; two-character keys (投 + 資) are below split="3" and stay unlisted
+    assert find(tmp_path, unlisted.format(split='split="3"'), s, files) == [(1,), (2,)]
+    assert find(tmp_path, unlisted.format(split='split="2"'), s, files) == []
+
+
+def test_lexicon_tags_narrow_jieba_to_a_part_of_speech(tmp_path: Path) -> None:
+    """jieba tags 積極 ad (adverbial adjective), 迅速 ad, 也 d (adverb) and 但 c (conjunction)."""
+    s = sentence("積極/積極/ADV/5/advmod 也/也/ADV/5/advmod 但/但/ADV/5/advmod 迅速/迅速/ADV/5/advmod 參與/參與/VERB/0/root")
+    body = '<pattern><node id="d" upos="ADV"/><listed node="d" source="jieba" convert="t2s" tags="a|ad|z"/><checkpoint nodes="d"/></pattern>'
+    assert find(tmp_path, body, s) == [(0,), (3,)]
+    files = {"tagged.txt": "也\tfunction\n但\tfunction\n積極\n"}
+    body = '<pattern><node id="d" upos="ADV"/><listed node="d" file="tagged.txt" tags="function"/><checkpoint nodes="d"/></pattern>'
+    assert find(tmp_path, body, s, files) == [(1,), (2,)]
+
+
+def test_distinct_pattern_keeps_one_match_per_lemma_combination(tmp_path: Path) -> None:
+    # 發現 大陸 three times, 發現 島嶼 once: one check-point per distinct pair, the first in word order
+    s = sentence(
+        "他/他/PRON/2/nsubj 發現/發現/VERB/0/root 大陸/大陸/NOUN/2/obj 發現/發現/VERB/2/conj 大陸/大陸/NOUN/4/obj "
+        "發現/發現/VERB/2/conj 島嶼/島嶼/NOUN/6/obj 發現/發現/VERB/2/conj 大陸/大陸/NOUN/8/obj"
+    )
+    pattern = '<pattern{distinct}><node id="v" upos="VERB"/><node id="o" head="v" deprel="obj"/><checkpoint nodes="v o"/></pattern>'
+    assert find(tmp_path, pattern.format(distinct=""), s) == [(1, 2), (3, 4), (5, 6), (7, 8)]
+    assert find(tmp_path, pattern.format(distinct=' distinct="lemma"'), s) == [(1, 2), (5, 6)]
+
+
+def test_distinct_pattern_counts_a_pair_once_per_sentence_for_association(tmp_path: Path) -> None:
+    """Three sentences repeating one pair three times give 3 observations, not 9."""
+    s = sentence("他/他/PRON/2/nsubj 發現/發現/VERB/0/root 大陸/大陸/NOUN/2/obj 發現/發現/VERB/2/conj 大陸/大陸/NOUN/4/obj")
+    path = tmp_path / "t.xml"
+    body = (
+        '<pattern{distinct}><node id="v" upos="VERB"/><node id="o" head="v" deprel="obj"/>'
+        '<association nodes="v o" min-count="1" min-score="0"/><checkpoint nodes="v o"/></pattern>'
+    )
+    for distinct, observations in (("", 6), (' distinct="lemma"', 3)):
+        path.write_text(
+            HEADER + f'<category name="C" level="word"><description>d</description>{body.format(distinct=distinct)}'
+            "</category></taxonomy>\n",
+            encoding="utf-8",
+        )
+        corpus = [SentencePair(i, s, [], []) for i in range(3)]
+        assert load_taxonomy(path).prepare(corpus).resources["C"]["observations"] == observations  # type: ignore[index]
+
+
 @pytest.mark.parametrize(
     ("spec", "expected"),
     [
@@ -233,6 +319,17 @@ def test_unlisted_in_jieba_dictionary(tmp_path: Path) -> None:
 def test_reduplication_shapes(tmp_path: Path, spec: str, expected: list[tuple[int, ...]]) -> None:
     body = '<reduplication shapes="AA AABB ABAB A一A" chars="[一-鿿]" upos="VERB|ADJ|ADV"/>'
     assert find(tmp_path, body, sentence(spec)) == expected
+
+
+def test_reduplication_unlisted_in_a_lexicon(tmp_path: Path) -> None:
+    """往往 ("usually") and 僅僅 ("merely") are CC-CEDICT words; 真的真的 is a repetition for emphasis."""
+    s = sentence("往往/往往/ADV/3/advmod 僅僅/僅僅/ADV/3/advmod 走/走/VERB/0/root 真的/真的/ADV/5/advmod 真的/真的/ADV/3/advmod")
+    body = '<reduplication shapes="AA ABAB" chars="[一-鿿]" upos="ADV"{unlisted}/>'
+    assert find(tmp_path, body.format(unlisted=""), s) == [(0,), (1,), (3, 4)]
+    assert find(tmp_path, body.format(unlisted=' unlisted="cedict"'), s) == [(3, 4)]
+    # simplified-only lexicon: the traditional form is found after t2s conversion
+    assert find(tmp_path, body.format(unlisted=' unlisted="jieba"'), s) == [(1,), (3, 4)]
+    assert find(tmp_path, body.format(unlisted=' unlisted="jieba" convert="t2s"'), s) == [(3, 4)]
 
 
 def test_malformed_cyclic_tree_does_not_break_matching(tmp_path: Path) -> None:

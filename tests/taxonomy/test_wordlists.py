@@ -29,30 +29,44 @@ def test_ambiguous_english_list_holds_wordnet_sense_counts() -> None:
     assert all(max(tags.values() or [0]) >= 5 for tags in entries.values())  # type: ignore[type-var]
 
 
-def test_idiom_list_holds_jieba_idioms_and_fixed_expressions() -> None:
+def test_idiom_list_holds_the_cedict_idioms_in_both_scripts() -> None:
+    """CC-CEDICT marks 5,453 entries as idioms ("(idiom)" in a gloss); their 9,724 distinct headwords are listed."""
     entries = load_wordlist(PACKAGE_WORDLISTS / "idioms-zh.txt", "").entries
-    assert len(entries) == 43304
-    assert entries["史无前例"] == {"i": None}
-    assert entries["一心一意"] == {"i": None}
-    assert sum("i" in tags for tags in entries.values()) == 25583
-    assert sum("l" in tags for tags in entries.values()) == 17721
+    assert len(entries) == 9724
+    assert entries["成群結隊"] == entries["成群结队"] == {"i": None}
+    assert "顯而易見" in entries and "一刀切" in entries
+    # jieba's dictionary tags these idioms (i); CC-CEDICT does not: a compound, a phrase, a loanword, a place name
+    assert not {"日常生活", "不太可能", "脫口秀", "脱口秀", "素可泰", "一心一意"} & set(entries)
+
+
+def test_chinese_ambiguous_list_holds_cedict_sense_counts() -> None:
+    entries = load_wordlist(PACKAGE_WORDLISTS / "ambiguous-zh.txt", "").entries
+    assert len(entries) == 5021
+    assert entries["打"] == {"senses": 18}
+    assert entries["說"] == entries["说"] == {"senses": 7}
+    assert entries["有"] == entries["是"] == {"senses": 5}
+    assert "在" not in entries and "建立" not in entries  # 4 and 3 senses
+    assert min(tags["senses"] or 0 for tags in entries.values()) == 5
 
 
 def test_licences_ship_with_the_lists() -> None:
     readme = (PACKAGE_WORDLISTS / "README.md").read_text(encoding="utf-8")
-    assert "wordnet-base" in readme and "jieba" in readme and "scripts/make_wordlists.py" in readme
+    assert "wordnet-base" in readme and "CC-CEDICT" in readme and "python scripts/make_wordlists.py" in readme
     assert "WordNet 3.0 Copyright 2006 by Princeton University" in (PACKAGE_WORDLISTS / "LICENSE.wordnet").read_text(
         encoding="utf-8"
     )
-    assert "Copyright (c) 2013 Sun Junyi" in (PACKAGE_WORDLISTS / "LICENSE.jieba").read_text(encoding="utf-8")
+    cedict = (PACKAGE_WORDLISTS / "LICENSE.cedict").read_text(encoding="utf-8")
+    assert "Paul Andrew Denisowski" in cedict and "Attribution-ShareAlike 4.0 International Public License" in cedict
+    assert not (PACKAGE_WORDLISTS / "LICENSE.jieba").exists()  # no list is extracted from jieba any more
 
 
-def test_idiom_list_is_what_the_installed_jieba_gives() -> None:
+@pytest.mark.parametrize("name", ["idioms-zh", "ambiguous-zh"])
+def test_chinese_lists_are_what_the_installed_cedict_gives(name: str) -> None:
     result = subprocess.run(
-        [sys.executable, str(SCRIPT), "--check", "--only", "idioms-zh"], capture_output=True, text=True, check=False
+        [sys.executable, str(SCRIPT), "--check", "--only", name], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.strip().endswith("idioms-zh.txt: up to date")
+    assert result.stdout.strip().endswith(f"{name}.txt: up to date")
 
 
 @pytest.mark.slow
