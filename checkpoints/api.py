@@ -14,13 +14,16 @@ from pathlib import Path
 
 from checkpoints import __version__
 from checkpoints.errors import CorpusMismatch, InputError, UsageError
-from checkpoints.extract.dictionary import is_named_dictionary
+from checkpoints.extract.dictionary import Lexicon, is_named_dictionary
 from checkpoints.gcpause import paused_gc
 from checkpoints.io.conllu import read_conllu
 from checkpoints.io.pharaoh import read_pharaoh
 from checkpoints.io.text import read_sentences
 from checkpoints.model import Alignment, Sentence, SentencePair, SuiteData
 from checkpoints.tokenizers import default_match_tokenizer
+
+DEFAULT_MIN_DM = 0.0
+"""References below this DM are dropped; see the README's reference-quality table for why 0."""
 
 Progress = Callable[[str, int], Callable[[int], None]]
 """``progress(description, total)`` returns an ``advance(n)`` callback."""
@@ -49,6 +52,11 @@ class BuildRequest:
     name: str | None = None
     noise_filter: bool = True
     stanza_dir: str | None = None
+    min_dm: float = DEFAULT_MIN_DM
+    repair: bool = True
+    pos_filter: bool = True
+    parallel_filter: bool = True
+    confirm: bool = True
 
     def validate(self) -> None:
         raw = self.source is not None or bool(self.references)
@@ -65,6 +73,8 @@ class BuildRequest:
             raise UsageError(
                 f"{len(self.alignments)} --alignment files for {self.reference_count} references: give one per reference, in the same order"
             )
+        if not 0.0 <= self.min_dm <= 1.0:
+            raise UsageError(f"--min-dm {self.min_dm}: DM lies between 0.1 and 1, give a value from 0 to 1")
         if self.aligner not in ("simalign", "eflomal"):
             raise UsageError(f"unknown aligner {self.aligner!r} (choose simalign or eflomal)")
         for path in [self.source, *self.references, self.source_conllu, *self.reference_conllu, *self.alignments]:
@@ -132,24 +142,30 @@ def align_corpus(
     sources: list[Sentence],
     references: list[list[Sentence]],
     progress: Progress = _no_progress,
-) -> tuple[list[list[Alignment]], dict[str, str]]:
-    """One list of alignments per reference (each as long as the corpus)."""
+    lexicon: Lexicon | None = None,
+) -> tuple[list[list[Alignment]], dict[str, object]]:
+    """One list of alignments per reference (each as long as the corpus).
+
+    ``lexicon`` (the build's dictionaries) guides an aligner that can use one.
+    """
     source_lengths = [len(sentence) for sentence in sources]
     if request.alignments:
         result = []
         for path, reference in zip(request.alignments, references, strict=True):
             result.append(read_pharaoh(path, source_lengths, [len(sentence) for sentence in reference]))
         return result, {"aligner": "pharaoh-files"}
-    from checkpoints.extract.align import make_aligner
+    from checkpoints.extract.align import aligner_tokens, make_aligner
 
     if request.aligner == "eflomal":
         aligner = make_aligner("eflomal")
     else:
         aligner = make_aligner(request.aligner, request.align_model, request.align_method)
+    key = aligner.token_key
     result = []
     for reference in references:
         advance = progress(f"aligning with {aligner.name}", 1)
-        result.append(aligner.align([(s.forms, r.forms) for s, r in zip(sources, reference, strict=True)]))
+        corpus = [(aligner_tokens(s, key), aligner_tokens(r, key)) for s, r in zip(sources, reference, strict=True)]
+        result.append(aligner.align(corpus, lexicon))
         advance(1)
     return result, {"aligner": f"{aligner.name}-{aligner.version}", "aligner_settings": aligner.settings()}
 
@@ -162,13 +178,19 @@ def build_suite(request: BuildRequest, progress: Progress = _no_progress) -> Bui
 
 
 def _build_suite(request: BuildRequest, progress: Progress) -> BuildResult:
-    from checkpoints.extract.checkpoints import extract_checkpoints
+    from checkpoints.extract.checkpoints import ExtractionOptions, extract_checkpoints
     from checkpoints.extract.dictionary import estimate_lexicon, read_dictionaries
+    from checkpoints.extract.reliability import non_parallel_pairs
+    from checkpoints.extract.repair import RepairCounts, repair_alignment
     from checkpoints.taxonomy import builtin_taxonomies, load_taxonomy
 
     taxonomy = load_taxonomy(request.taxonomy_name())
     sources, references, parser_info = read_corpus(request, progress)
-    alignments, aligner_info = align_corpus(request, sources, references, progress)
+    dictionary: Lexicon | None = None
+    if request.dictionaries:
+        words = {key for sentence in sources for token in sentence.tokens for key in (token.lemma, token.form)}
+        dictionary = read_dictionaries(request.dictionaries, request.source_lang, request.target_lang, words)
+    alignments, aligner_info = align_corpus(request, sources, references, progress, dictionary or Lexicon())
     pairs = [
         SentencePair(
             id=index + 1,
@@ -178,18 +200,27 @@ def _build_suite(request: BuildRequest, progress: Progress) -> BuildResult:
         )
         for index, source in enumerate(sources)
     ]
-    if request.dictionaries:
-        lemmas = {token.lemma for pair in pairs for token in pair.source.tokens}
-        lexicon = read_dictionaries(request.dictionaries, request.source_lang, request.target_lang, lemmas)
-    else:
-        lexicon = estimate_lexicon(pairs)
+    lexicon = dictionary if dictionary is not None else estimate_lexicon(pairs)
+    repairs = RepairCounts()
+    if request.repair and not request.alignments:
+        for pair in pairs:
+            pair.alignments = [
+                repair_alignment(pair.source, reference, alignment, lexicon, repairs)
+                for reference, alignment in zip(pair.references, pair.alignments, strict=True)
+            ]
     prepared = taxonomy.prepare(pairs)
     levels = {category.name: category.level for category in taxonomy.categories}
+    skip_pairs = non_parallel_pairs(pairs, lexicon) if request.parallel_filter else []
     advance = progress("finding check-points", len(pairs))
-    reference_tokenizer = default_match_tokenizer(request.target_lang)
+    extraction = ExtractionOptions(
+        noise_filter=request.noise_filter,
+        tokenize=default_match_tokenizer(request.target_lang),
+        min_dm=request.min_dm,
+        pos_filter=request.pos_filter,
+        confirm=request.confirm,
+    )
     checkpoints, summary = extract_checkpoints(
-        pairs, prepared, levels, lexicon, noise_filter=request.noise_filter, tokenize=reference_tokenizer,
-        progress=advance,
+        pairs, prepared, levels, lexicon, extraction, skip_pairs=skip_pairs, progress=advance
     )
     custom_taxonomy = request.taxonomy_name() not in builtin_taxonomies()
     name = request.name or _default_name(request)
@@ -204,13 +235,19 @@ def _build_suite(request: BuildRequest, progress: Progress) -> BuildResult:
         "dictionary": lexicon.describe(),
         "dictionary_entries": len(lexicon),
         "noise_filter": request.noise_filter,
-        "reference_tokenizer": reference_tokenizer,
+        "reference_tokenizer": extraction.tokenize,
+        "min_dm": request.min_dm,
+        "repair": request.repair,
+        "pos_filter": request.pos_filter,
+        "parallel_filter": request.parallel_filter,
+        "confirm": request.confirm,
         "references": request.reference_count,
         "inputs": [str(p) for p in _input_paths(request)],
         "checkpoints_version": __version__,
     }
     summary_dict = summary.as_dict(c.name for c in taxonomy.categories)
     summary_dict["resources"] = _jsonable(getattr(prepared, "resources", {}))
+    summary_dict["alignment_repairs"] = repairs.as_dict()
     suite = SuiteData(
         name=name,
         source_lang=request.source_lang,

@@ -162,9 +162,15 @@ class Sentence:
 
 @dataclass(frozen=True, slots=True)
 class Alignment:
-    """Word links between a source and one reference, 0-based ``(source, target)`` pairs."""
+    """Word links between a source and one reference, 0-based ``(source, target)`` pairs.
+
+    ``sure`` are the links the aligner is confident in (for eflomal: those
+    both alignment directions found); None when the aligner does not say,
+    as for alignment files, in which case every link counts as sure.
+    """
 
     links: frozenset[tuple[int, int]]
+    sure: frozenset[tuple[int, int]] | None = None
     _by_source: dict[int, list[int]] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -186,6 +192,19 @@ class Alignment:
             if targets:
                 found.update(targets)
         return sorted(found)
+
+    def links_of(self, sources: Sequence[int]) -> list[tuple[int, int]]:
+        """The links of ``sources``, sorted."""
+        by_source = self._by_source
+        return sorted((source, target) for source in set(sources) for target in by_source.get(source, ()))
+
+    def is_sure(self, link: tuple[int, int]) -> bool:
+        return self.sure is None or link in self.sure
+
+    def unlinked_targets(self, length: int) -> list[int]:
+        """Reference indices below ``length`` that no link reaches."""
+        linked = {target for _, target in self.links}
+        return [index for index in range(length) if index not in linked]
 
     def to_pharaoh(self) -> str:
         return " ".join(f"{s}-{t}" for s, t in sorted(self.links))

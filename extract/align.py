@@ -22,6 +22,7 @@ from typing import Protocol
 from checkpoints.errors import UsageError
 from checkpoints.extract.align_eflomal import EflomalAligner
 from checkpoints.extract.align_simalign import DEFAULT_MODEL, SimAligner
+from checkpoints.extract.dictionary import Lexicon
 from checkpoints.extract.symmetrize import symmetrize, symmetrize_links
 from checkpoints.io.pharaoh import read_pharaoh
 from checkpoints.model import Alignment, Sentence
@@ -32,6 +33,7 @@ __all__ = [
     "Aligner",
     "EflomalAligner",
     "SimAligner",
+    "aligner_tokens",
     "make_aligner",
     "read_alignment_file",
     "symmetrize",
@@ -40,12 +42,20 @@ __all__ = [
 
 
 class Aligner(Protocol):
-    """Anything that links the words of source/target word lists, one alignment per pair."""
+    """Anything that links the words of source/target word lists, one alignment per pair.
+
+    ``token_key`` says which spelling of a word the aligner wants (``form``,
+    or ``lemma``: lower-cased lemmas); a ``lexicon`` given to :meth:`align`
+    may guide it (eflomal turns it into priors; simalign has no use for it).
+    """
 
     name: str
     version: str
+    token_key: str
 
-    def align(self, pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[Alignment]: ...
+    def align(
+        self, pairs: Sequence[tuple[Sequence[str], Sequence[str]]], lexicon: Lexicon | None = None
+    ) -> list[Alignment]: ...
 
     def settings(self) -> dict[str, object]:
         """What a report signature needs to say how the alignment was made."""
@@ -93,3 +103,10 @@ def read_alignment_file(
     token, with file, line and index in the message.
     """
     return read_pharaoh(path, [len(s) for s in sources], [len(r) for r in references])
+
+
+def aligner_tokens(sentence: Sentence, key: str) -> list[str]:
+    """The words of a sentence as an aligner reads them (see :attr:`Aligner.token_key`)."""
+    if key == "lemma":
+        return [(token.lemma if token.lemma not in ("", "_") else token.form).lower() for token in sentence.tokens]
+    return sentence.forms

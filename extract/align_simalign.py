@@ -69,6 +69,8 @@ class SimAligner:
     """
 
     name = "simalign"
+    token_key = "form"
+    """The model reads words as written."""
 
     def __init__(
         self,
@@ -104,7 +106,7 @@ class SimAligner:
             "layer": self.layer,
         }
 
-    def align(self, pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[Alignment]:
+    def align(self, pairs: Sequence[tuple[Sequence[str], Sequence[str]]], lexicon: object = None) -> list[Alignment]:
         """One alignment per pair, ``(source index, target index)`` into the given word lists."""
         if not pairs:
             return []

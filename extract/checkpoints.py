@@ -22,13 +22,14 @@ it, per category and reason.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
 from checkpoints.extract.dictionary import Lexicon
 from checkpoints.extract.dm import dictionary_matching_degree
 from checkpoints.extract.noise import constituent_spans, is_contiguous
+from checkpoints.extract.reliability import all_sure, cannot_translate
 from checkpoints.extract.surface import SurfaceForms
 from checkpoints.model import (
     Alignment,
@@ -43,6 +44,32 @@ from checkpoints.tokenizers import get_tokenizer
 
 SKIP_NO_ALIGNMENT = "no aligned target word"
 SKIP_NOISE = "constituency disagreement"
+SKIP_NOT_PARALLEL = "pair not parallel"
+SKIP_UNTRANSLATABLE = "aligned words cannot translate it"
+SKIP_LOW_DM = "no dictionary support"
+SKIP_UNCONFIRMED = "alignment not confirmed"
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractionOptions:
+    """How references are made and which are left out (see :mod:`checkpoints.extract.reliability`).
+
+    ``min_dm``: a reference whose DM is below it is dropped unless the aligner
+    is sure of all its links (0 keeps all; DM's floor is 0.1, so any value
+    above 0.1 drops the unsure references the dictionary does not support at
+    all). ``pos_filter``: drop word-level references whose aligned words
+    cannot translate the source word. ``confirm``: drop phrase and clause
+    references the aligner is not sure of
+    (:func:`checkpoints.extract.reliability.all_sure`).
+    ``tokenize``: the match tokenizer references are written for
+    (:mod:`checkpoints.extract.surface`).
+    """
+
+    noise_filter: bool = True
+    tokenize: str = "words"
+    min_dm: float = 0.0
+    pos_filter: bool = True
+    confirm: bool = True
 
 
 class FoundLike(Protocol):
@@ -64,6 +91,7 @@ class ExtractionSummary:
     found: Counter[str] = field(default_factory=Counter)
     stored: Counter[str] = field(default_factory=Counter)
     skipped: dict[str, Counter[str]] = field(default_factory=dict)
+    skipped_pairs: list[int] = field(default_factory=list)
     sentences_with_trees: int = 0
     sentences_without_usable_tree: int = 0
     noise_filter: bool = True
@@ -82,6 +110,7 @@ class ExtractionSummary:
                 reason: {name: counts[name] for name in order if counts.get(name)}
                 for reason, counts in self.skipped.items()
             },
+            "skipped_pairs": list(self.skipped_pairs),
             "noise_filter": self.noise_filter,
             "sentences_with_trees": self.sentences_with_trees,
             "sentences_without_usable_tree": self.sentences_without_usable_tree,
@@ -93,25 +122,33 @@ def extract_checkpoints(
     finder: Finder,
     levels: dict[str, Level],
     lexicon: Lexicon,
+    options: ExtractionOptions = ExtractionOptions(),
     *,
-    noise_filter: bool = True,
-    tokenize: str = "words",
+    skip_pairs: Collection[int] = (),
     progress: Callable[[int], None] | None = None,
 ) -> tuple[list[CheckPoint], ExtractionSummary]:
     """Every check-point of every pair, numbered from 1 in pair order.
 
-    ``tokenize`` is the match tokenizer references are written for
-    (:mod:`checkpoints.extract.surface`).
+    Check-points of the pairs in ``skip_pairs`` (found not to be parallel)
+    are counted as found and skipped.
     """
-    tokenizer = get_tokenizer(tokenize)
-    summary = ExtractionSummary(pairs=len(pairs), noise_filter=noise_filter)
+    summary = ExtractionSummary(pairs=len(pairs), noise_filter=options.noise_filter)
+    summary.skipped_pairs = sorted(skip_pairs)
+    tokenizer = get_tokenizer(options.tokenize)
     checkpoints: list[CheckPoint] = []
     found_counts: Counter[str] = summary.found
     stored_counts: Counter[str] = summary.stored
     for pair in pairs:
         source = pair.source
-        spans = constituent_spans(source) if noise_filter else None
-        if noise_filter:
+        if pair.id in skip_pairs:
+            for found in finder.find(source):
+                found_counts[found.category] += 1
+                summary.skip(SKIP_NOT_PARALLEL, found.category)
+            if progress is not None:
+                progress(1)
+            continue
+        spans = constituent_spans(source) if options.noise_filter else None
+        if options.noise_filter:
             if spans is not None:
                 summary.sentences_with_trees += 1
             elif source.constituency:
@@ -135,11 +172,11 @@ def extract_checkpoints(
                 summary.skip(SKIP_NOISE, category)
                 continue
             if found.reference is ReferenceMode.SENTENCE or _whole_sentence(source.tokens, indices):
-                references = _whole_sentences(targets)
+                references, reason = _whole_sentences(targets), SKIP_NO_ALIGNMENT
             else:
-                references = _aligned_references(source.tokens, indices, targets, lexicon)
+                references, reason = _aligned_references(source.tokens, indices, level, targets, lexicon, options)
             if not references:
-                summary.skip(SKIP_NO_ALIGNMENT, category)
+                summary.skip(reason, category)
                 continue
             checkpoints.append(CheckPoint(pair.id, category, indices, references, len(checkpoints) + 1))
             stored_counts[category] += 1
@@ -172,14 +209,46 @@ def _whole_sentences(targets: list[Target]) -> list[Reference]:
 
 
 def _aligned_references(
-    source_tokens: list[Token], indices: list[int], targets: list[Target], lexicon: Lexicon
-) -> list[Reference]:
+    source_tokens: list[Token],
+    indices: list[int],
+    level: Level,
+    targets: list[Target],
+    lexicon: Lexicon,
+    options: ExtractionOptions,
+) -> tuple[list[Reference], str]:
+    """The references of one check-point, and why it has none when so."""
     references: list[Reference] = []
     checkpoint_tokens = [source_tokens[i] for i in indices]
+    reasons: list[str] = []
+    word_level = level is Level.WORD
     for index, (tokens, surface, alignment) in enumerate(targets):
-        linked = alignment.targets_of(indices)
+        links = alignment.links_of(indices)
+        linked = sorted({t for _, t in links})
         if not linked:
+            reasons.append(SKIP_NO_ALIGNMENT)
+            continue
+        if word_level and options.pos_filter:
+            head = checkpoint_tokens[_span_head(source_tokens, indices)]
+            if cannot_translate(head, [tokens[t] for t in linked]):
+                reasons.append(SKIP_UNTRANSLATABLE)
+                continue
+        sure = all_sure(links, alignment)
+        if options.confirm and not word_level and not sure:
+            reasons.append(SKIP_UNCONFIRMED)
             continue
         dm = dictionary_matching_degree(checkpoint_tokens, [tokens[t] for t in linked], lexicon)
+        if dm < options.min_dm and not sure:
+            reasons.append(SKIP_LOW_DM)
+            continue
         references.append(Reference(index, linked, surface.reference(linked), dm, True))
-    return references
+    # with several references, the reason the last one was lost stands for all
+    return references, reasons[-1] if reasons else SKIP_NO_ALIGNMENT
+
+
+def _span_head(tokens: Sequence[Token], indices: Sequence[int]) -> int:
+    """Position in ``indices`` of the span's syntactic head: the word whose head lies outside the span."""
+    inside = set(indices)
+    for position, index in enumerate(indices):
+        if tokens[index].head - 1 not in inside:
+            return position
+    return 0

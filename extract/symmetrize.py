@@ -47,13 +47,16 @@ def symmetrize(
     backward: Sequence[Alignment],
     method: str = "grow-diag-final-and",
 ) -> list[Alignment]:
-    """Combine per-sentence forward and backward alignments (both source-target order)."""
+    """Combine per-sentence forward and backward alignments (both source-target order).
+
+    The links both directions found are kept as the alignment's ``sure`` links.
+    """
     if method not in METHODS:
         raise UsageError(f"unknown symmetrisation {method!r} (choose {', '.join(METHODS)})")
     if len(forward) != len(backward):
         raise ValueError(f"{len(forward)} forward alignments but {len(backward)} backward ones")
     return [
-        Alignment(frozenset(symmetrize_links(f.links, b.links, method)))
+        Alignment(frozenset(symmetrize_links(f.links, b.links, method)), sure=f.links & b.links)
         for f, b in zip(forward, backward, strict=True)
     ]
 

@@ -52,6 +52,11 @@ def build(
     dictionary: Annotated[list[Path] | None, typer.Option("--dictionary", help="Bilingual dictionary for DM and alignment: TSV source<TAB>target, an Apertium .dix, a FreeDict/dictd .index, a CC-CEDICT file, or `cedict`; repeat to merge several.")] = None,
     name: Annotated[str | None, typer.Option("--name", help="Suite name (default: from the source file and languages).")] = None,
     noise_filter: Annotated[bool, typer.Option("--noise-filter/--no-noise-filter", help="Keep phrase check-points only where the constituency tree agrees.")] = True,
+    min_dm: Annotated[float, typer.Option("--min-dm", help="Drop references whose DM is below this, unless the aligner is sure of all their links (0 keeps all).")] = 0.0,
+    repair: Annotated[bool, typer.Option("--repair/--no-repair", help="Repair automatic alignments with the dictionary and fixed expressions of the reference.")] = True,
+    pos_filter: Annotated[bool, typer.Option("--pos-filter/--no-pos-filter", help="Drop word references whose aligned words cannot translate them (a dropped pronoun linked to a verb).")] = True,
+    parallel_filter: Annotated[bool, typer.Option("--parallel-filter/--no-parallel-filter", help="Skip pairs whose reference translates a neighbouring source sentence better than its own.")] = True,
+    confirm: Annotated[bool, typer.Option("--confirm/--no-confirm", help="Keep phrase and clause references only when the aligner is sure of every link.")] = True,
     stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", help="Directory of stanza models (default: stanza's).")] = None,
 ) -> None:
     from checkpoints.api import BuildRequest, build_suite
@@ -72,6 +77,11 @@ def build(
         name=name,
         noise_filter=noise_filter,
         stanza_dir=stanza_dir,
+        min_dm=min_dm,
+        repair=repair,
+        pos_filter=pos_filter,
+        parallel_filter=parallel_filter,
+        confirm=confirm,
     )
     started = time.perf_counter()
     with progress_bar() as bar:
@@ -124,6 +134,16 @@ def print_summary(name: str, summary: dict[str, Any], suite: SuiteData, db: Path
         notes.append("noise filter: off")
     dictionary = suite.options.get("dictionary")
     notes.append(f"DM dictionary: {dictionary} ({suite.options.get('dictionary_entries')} source entries)")
+    skipped_pairs = summary.get("skipped_pairs") or []
+    if skipped_pairs:
+        shown = ", ".join(map(str, skipped_pairs[:20])) + (", ..." if len(skipped_pairs) > 20 else "")
+        notes.append(f"{len(skipped_pairs)} pairs skipped as not parallel: {shown}")
+    repairs = summary.get("alignment_repairs") or {}
+    if any(repairs.values()):
+        notes.append(
+            f"alignment repaired: {repairs.get('anchored', 0)} dictionary links added, {repairs.get('removed', 0)} "
+            f"links they contradict removed, {repairs.get('bound', 0)} links joining fixed expressions and clitics"
+        )
     notes.append(f"stored in {db} in {elapsed:.1f}s")
     for note in notes:
         stderr_console().print(note)

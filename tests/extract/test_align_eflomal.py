@@ -87,7 +87,8 @@ def test_identical_names_and_numbers_align(pairs, alignments) -> None:
 def test_empty_sentences_get_empty_alignments() -> None:
     pairs = [(["a", "b"], ["A", "B"]), ([], ["Q"]), (["a"], []), (["b", "a"], ["B", "A"])]
     result = EflomalAligner(iterations=0.1, samplers=1).align(pairs)
-    assert result[1] == Alignment(frozenset()) and result[2] == Alignment(frozenset())
+    empty = Alignment(frozenset(), sure=frozenset())
+    assert result[1] == empty and result[2] == empty
     assert EflomalAligner().align([]) == []
 
 
@@ -103,10 +104,11 @@ def test_missing_eflomal_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     [
         ({"symmetrization": "grow"}, "unknown symmetrisation 'grow'"),
         ({"model": 4}, "eflomal model must be 1 (IBM1), 2 (HMM) or 3 (HMM + fertility), not 4"),
-        ({"samplers": 0}, "eflomal needs at least one sampler and a positive number of iterations"),
-        ({"iterations": 0}, "eflomal needs at least one sampler and a positive number of iterations"),
+        ({"samplers": 0}, "eflomal needs at least one sampler and run and a positive number of iterations"),
+        ({"iterations": 0}, "eflomal needs at least one sampler and run and a positive number of iterations"),
+        ({"runs": 0}, "eflomal needs at least one sampler and run and a positive number of iterations"),
     ],
-    ids=["symmetrization", "model", "samplers", "iterations"],
+    ids=["symmetrization", "model", "samplers", "iterations", "runs"],
 )
 def test_bad_options(options: dict, message: str) -> None:
     with pytest.raises(UsageError) as caught:
@@ -123,4 +125,8 @@ def test_settings() -> None:
         "model": 3,
         "samplers": 3,
         "iterations": 1.0,
+        "token_key": "lemma",
+        "prior_weight": 10.0,
+        "priors": 0,
+        "runs": 3,
     }

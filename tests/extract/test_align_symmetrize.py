@@ -91,7 +91,11 @@ def test_empty_and_identical_directions() -> None:
 def test_corpus_level() -> None:
     forward = [Alignment(frozenset(FINAL_FORWARD)), Alignment(frozenset())]
     backward = [Alignment(frozenset(FINAL_BACKWARD)), Alignment(frozenset({(0, 0)}))]
-    assert symmetrize(forward, backward) == [Alignment(frozenset({(0, 0), (2, 1)})), Alignment(frozenset({(0, 0)}))]
+    # the links both directions found are the sure ones
+    assert symmetrize(forward, backward) == [
+        Alignment(frozenset({(0, 0), (2, 1)}), sure=frozenset(FINAL_FORWARD) & frozenset(FINAL_BACKWARD)),
+        Alignment(frozenset({(0, 0)}), sure=frozenset()),
+    ]
 
 
 def test_bad_arguments() -> None:

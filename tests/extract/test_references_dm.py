@@ -8,7 +8,12 @@ from pathlib import Path
 import pytest
 
 from checkpoints.errors import InputError
-from checkpoints.extract.checkpoints import SKIP_NO_ALIGNMENT, SKIP_NOISE, extract_checkpoints
+from checkpoints.extract.checkpoints import (
+    SKIP_NO_ALIGNMENT,
+    SKIP_NOISE,
+    ExtractionOptions,
+    extract_checkpoints,
+)
 from checkpoints.extract.dictionary import (
     Lexicon,
     dix_orientation,
@@ -75,7 +80,7 @@ def test_references_follow_the_alignment_with_gaps_and_sentence_level_takes_all(
         Found("Attribute clause", (4, 5, 6), reference=ReferenceMode.SENTENCE),
         Found("Modal verb", (2,)),
     ])
-    checkpoints, summary = extract_checkpoints([pair()], finder, LEVELS, lexicon, noise_filter=True)
+    checkpoints, summary = extract_checkpoints([pair()], finder, LEVELS, lexicon, ExtractionOptions(noise_filter=True))
     by_category = {c.category: c for c in checkpoints}
     assert by_category["Pronoun"].references[0].tokens == ["他们"]
     assert by_category["Pronoun"].references[0].dm == 1.0
@@ -103,11 +108,11 @@ def test_noise_filter_keeps_phrases_the_constituency_tree_agrees_with() -> None:
         Found("Noun phrase", (3, 4), ("NP",)),              # no constituent spans "building of"
         Found("Subject-verb", (0, 1), ()),                  # declares no labels: never filtered
     ])
-    checkpoints, summary = extract_checkpoints([pair()], finder, LEVELS, Lexicon(), noise_filter=True)
+    checkpoints, summary = extract_checkpoints([pair()], finder, LEVELS, Lexicon(), ExtractionOptions(noise_filter=True))
     assert [(c.category, c.source_indices) for c in checkpoints] == [
         ("Noun phrase", [2, 3, 4, 5, 6]), ("Subject-verb", [0, 1])]
     assert summary.skipped[SKIP_NOISE] == {"Preposition phrase": 1, "Noun phrase": 1}
-    unfiltered, summary = extract_checkpoints([pair()], finder, LEVELS, Lexicon(), noise_filter=False)
+    unfiltered, summary = extract_checkpoints([pair()], finder, LEVELS, Lexicon(), ExtractionOptions(noise_filter=False))
     assert len(unfiltered) == 4
     assert summary.sentences_with_trees == 0
 

@@ -1,0 +1,244 @@
+"""How right are a built suite's references? Measured against hand-made gold word alignments.
+
+A check-point's *gold reference* is the set of reference words that the gold
+alignment links to its source words. For every stored check-point of the
+gold pairs whose reference comes from the alignment, this compares its
+reference words (``Reference.target_indices``) with the gold ones:
+
+- **exact**: the two sets are equal;
+- **F1**: token F1 between the two sets (1 when both are empty);
+- **spurious**: the span has no gold link at all (a pronoun Spanish drops, a
+  pair that is not a translation), yet the check-point was kept;
+
+and, over the gold pairs,
+
+- **coverage**: the share of gold-linked source words that lie in some stored
+  word-level check-point (filters that drop check-points lower it);
+- **AER** of the build's alignment against the gold sure links,
+  1 − 2|A∩S| / (|A| + |S|), over the pairs that are translations.
+
+The suites are built the way the README recommends, with the real command
+(``checkpoints build ... --aligner eflomal --dictionary ...``): English→Spanish
+from the bundled gold-parsed PUD sample and its dictionaries, Chinese→English
+from the Chinese PUD (tests/data) with CC-CEDICT. eflomal samples at random,
+so each build differs a little; ``--repeat`` builds several times and prints
+every figure as mean (min–max).
+
+    python benchmarks/reference_quality.py                # both pairs, 3 builds each
+    python benchmarks/reference_quality.py --pair en-es --repeat 1 --per-category
+    python benchmarks/reference_quality.py --gold-dir OTHER_GOLD --pairs-file OTHER_IDS
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from checkpoints.db.repo import load_suite
+from checkpoints.db.session import open_engine, transaction
+from checkpoints.model import Level, SuiteData
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data"
+DEMO = Path(str(resources.files("checkpoints"))) / "data" / "demo"
+
+Links = set[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class PairConfig:
+    source_lang: str
+    target_lang: str
+    source: Path
+    reference: Path
+    gold: str
+    """File name of the gold links in the gold folder."""
+    dictionaries: tuple[str, ...]
+
+
+CONFIGS = {
+    "en-es": PairConfig(
+        "en", "es", DEMO / "en_pud.conllu.gz", DEMO / "es_pud.conllu.gz", "en-es.dev.pharaoh",
+        (str(DEMO / "freedict-eng-spa.index"), str(DEMO / "apertium-eng-spa.tsv")),
+    ),
+    "zh-en": PairConfig(
+        "zh", "en", DATA / "taxonomy" / "zh_pud-ud-test.conllu.gz", DEMO / "en_pud.conllu.gz", "zh-en.dev.pharaoh",
+        ("cedict",),
+    ),
+}
+
+
+def read_gold(folder: Path, name: str, pairs_file: Path) -> dict[int, Links | None]:
+    """Gold links per PUD pair id (1-based); None for a pair that is not a translation (empty line)."""
+    ids = [int(word) for word in pairs_file.read_text(encoding="utf-8").split()]
+    lines = (folder / name).read_text(encoding="utf-8").split("\n")
+    gold: dict[int, Links | None] = {}
+    for pair_id, line in zip(ids, lines, strict=False):
+        links = {(int(s), int(t)) for s, _, t in (item.partition("-") for item in line.split())}
+        gold[pair_id] = links or None
+    return gold
+
+
+def build_command(config: PairConfig, db: Path) -> list[str]:
+    command = [
+        "checkpoints", "build", "--db", str(db), "--name", "quality",
+        "--src-lang", config.source_lang, "--tgt-lang", config.target_lang,
+        "--source-conllu", str(config.source), "--reference-conllu", str(config.reference),
+        "--aligner", "eflomal",
+    ]
+    for dictionary in config.dictionaries:
+        command += ["--dictionary", dictionary]
+    return command
+
+
+def build(config: PairConfig, folder: Path, number: int) -> tuple[SuiteData, float]:
+    db = folder / f"{config.source_lang}-{config.target_lang}-{number}.db"
+    started = time.perf_counter()
+    done = subprocess.run(build_command(config, db), capture_output=True, text=True)
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        sys.exit(f"build failed ({done.returncode}): {done.stderr.strip()}")
+    engine = open_engine(db, create=False)
+    with transaction(engine) as session:
+        suite = load_suite(session)
+    engine.dispose()
+    return suite, elapsed
+
+
+@dataclass
+class Tally:
+    checkpoints: int = 0
+    exact: int = 0
+    spurious: int = 0
+    f1: float = 0.0
+
+    def add(self, reference: set[int], gold: set[int]) -> None:
+        self.checkpoints += 1
+        self.exact += reference == gold
+        self.spurious += not gold
+        both = len(reference) + len(gold)
+        self.f1 += 2 * len(reference & gold) / both if both else 1.0
+
+    def rates(self) -> dict[str, float]:
+        n = self.checkpoints or 1
+        return {"exact": self.exact / n, "f1": self.f1 / n, "spurious": self.spurious / n}
+
+
+@dataclass
+class Measurement:
+    categories: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    overall: Tally = field(default_factory=Tally)
+    coverage: float = 0.0
+    aer: float = 0.0
+    precision: float = 0.0
+    recall: float = 0.0
+    skipped_pairs: list[int] = field(default_factory=list)
+
+
+def measure(suite: SuiteData, gold: dict[int, Links | None]) -> Measurement:
+    result = Measurement()
+    levels = {category.name: category.level for category in suite.categories}
+    by_pair = defaultdict(list)
+    for checkpoint in suite.checkpoints:
+        by_pair[checkpoint.pair_id].append(checkpoint)
+    pairs = {pair.id: pair for pair in suite.pairs}
+    linked_total = covered_total = 0
+    hits = proposed = sure = 0
+    for pair_id, links in gold.items():
+        gold_links = links or set()
+        covered: set[int] = set()
+        for checkpoint in by_pair.get(pair_id, []):
+            aligned = [r for r in checkpoint.references if r.from_alignment and r.reference_index == 0]
+            if not aligned:
+                continue
+            span = set(checkpoint.source_indices)
+            gold_reference = {t for s, t in gold_links if s in span}
+            reference = set(aligned[0].target_indices)
+            result.categories[checkpoint.category].add(reference, gold_reference)
+            result.overall.add(reference, gold_reference)
+            if levels[checkpoint.category] is Level.WORD:
+                covered.update(span)
+        if links is None:
+            continue
+        linked = {s for s, _ in gold_links}
+        linked_total += len(linked)
+        covered_total += len(linked & covered)
+        predicted = set(pairs[pair_id].alignments[0].links)
+        hits += len(predicted & gold_links)
+        proposed += len(predicted)
+        sure += len(gold_links)
+    result.coverage = covered_total / linked_total if linked_total else 0.0
+    result.aer = 1 - 2 * hits / (proposed + sure) if proposed + sure else 0.0
+    result.precision = hits / proposed if proposed else 0.0
+    result.recall = hits / sure if sure else 0.0
+    skipped = suite.summary.get("skipped_pairs", [])
+    result.skipped_pairs = [int(p) for p in skipped if int(p) in gold] if isinstance(skipped, list) else []
+    return result
+
+
+def spread(values: Sequence[float]) -> str:
+    if len(values) == 1:
+        return f"{values[0]:.3f}"
+    return f"{statistics.mean(values):.3f} ({min(values):.3f}–{max(values):.3f})"
+
+
+def report(name: str, config: PairConfig, runs: list[tuple[Measurement, float]], per_category: bool) -> None:
+    print(f"\n## {name}: {len(runs)} build(s)")
+    print("$ " + " ".join(build_command(config, Path("SUITE.db"))))
+    print(f"build time (whole command): {spread([seconds for _, seconds in runs])} s")
+    measurements = [m for m, _ in runs]
+    if per_category:
+        names = sorted({c for m in measurements for c in m.categories}, key=lambda c: -measurements[0].categories[c].checkpoints)
+        print(f"{'category':36s} {'n':>5s} {'F1':>7s} {'exact':>7s} {'spurious':>8s}")
+        for category in names:
+            tallies = [m.categories[category] for m in measurements]
+            rates = [t.rates() for t in tallies]
+            print(
+                f"{category:36s} {statistics.mean(t.checkpoints for t in tallies):5.0f} "
+                f"{statistics.mean(r['f1'] for r in rates):7.3f} {statistics.mean(r['exact'] for r in rates):7.3f} "
+                f"{statistics.mean(r['spurious'] for r in rates):8.3f}"
+            )
+    overall = [m.overall.rates() for m in measurements]
+    print(f"check-points (gold pairs): {spread([m.overall.checkpoints for m in measurements])}")
+    print(f"reference F1:  {spread([r['f1'] for r in overall])}")
+    print(f"exact:         {spread([r['exact'] for r in overall])}")
+    print(f"spurious:      {spread([r['spurious'] for r in overall])}")
+    print(f"coverage:      {spread([m.coverage for m in measurements])}")
+    print(f"alignment AER: {spread([m.aer for m in measurements])}  "
+          f"(P {spread([m.precision for m in measurements])}, R {spread([m.recall for m in measurements])})")
+    skipped = sorted({p for m in measurements for p in m.skipped_pairs})
+    if skipped:
+        print(f"gold pairs skipped as not parallel: {', '.join(map(str, skipped))}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pair", choices=sorted(CONFIGS), action="append", help="language pair (default: both)")
+    parser.add_argument("--repeat", type=int, default=3, help="builds per pair (eflomal is random)")
+    parser.add_argument("--gold-dir", type=Path, default=DATA / "gold-align", help="folder with the gold Pharaoh files")
+    parser.add_argument("--pairs-file", type=Path, help="PUD pair ids of the gold lines (default: GOLD_DIR/dev-pairs.txt)")
+    parser.add_argument("--per-category", action="store_true", help="also print every category")
+    args = parser.parse_args(argv)
+    pairs_file = args.pairs_file or args.gold_dir / "dev-pairs.txt"
+    with tempfile.TemporaryDirectory(prefix="checkpoints-quality-") as folder:
+        for name in args.pair or sorted(CONFIGS):
+            config = CONFIGS[name]
+            gold = read_gold(args.gold_dir, config.gold, pairs_file)
+            runs = []
+            for number in range(args.repeat):
+                suite, seconds = build(config, Path(folder), number)
+                runs.append((measure(suite, gold), seconds))
+            report(name, config, runs, args.per_category)
+
+
+if __name__ == "__main__":
+    main()
