@@ -24,13 +24,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
 from pathlib import Path
 
-from checkpoints.errors import InputError
 from checkpoints.extract.langcodes import oriented_forward
 from checkpoints.extract.lexicon import Lexicon
-from checkpoints.io.lines import iter_lines
+from checkpoints.io.cedict import Entry, read_entries
 
 KIND = "cc-cedict"
 REVERSED_KIND = "cc-cedict-reversed"
@@ -38,7 +36,6 @@ SIDES = ("zh", "en")
 MAX_GLOSS_WORDS = 6
 """Longer glosses describe rather than translate; their words would match any English reference."""
 
-LINE = re.compile(r"(?P<traditional>\S+) (?P<simplified>\S+) \[(?P<pinyin>[^\]]*)\] /(?P<glosses>.*)/\s*")
 _HAN = r"[\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]"
 _POINTER = re.compile(
     rf"(?:\S+ ){{0,2}}variant of\b|see(?: also)? (?=\S*{_HAN})"
@@ -53,24 +50,10 @@ _PLACEHOLDERS = frozenset({"sth", "sb", "sth.", "sb.", "sth's", "sb's", "~", "~'
 _EDGE = " \t.,;:!?\"'~"
 
 
-@dataclass(frozen=True, slots=True)
-class CedictEntry:
-    traditional: str
-    simplified: str
-    translations: tuple[str, ...]
-
-
-def parse_line(line: str) -> CedictEntry | None:
-    """The entry on one line; None if the line does not follow the CC-CEDICT format."""
-    match = LINE.fullmatch(line)
-    if not match:
-        return None
-    return CedictEntry(match.group("traditional"), match.group("simplified"), _translations(match))
-
-
-def _translations(match: re.Match[str]) -> tuple[str, ...]:
+def translations(entry: Entry) -> tuple[str, ...]:
+    """The cleaned translations of an entry's glosses, in order, once each."""
     found: list[str] = []
-    for gloss in match.group("glosses").split("/"):
+    for gloss in entry.glosses:
         found.extend(clean_gloss(gloss))
     return tuple(dict.fromkeys(found))
 
@@ -113,21 +96,16 @@ def read_cedict_dictionary(
     lexicon = Lexicon(kind=KIND, origin=Path(path).name)
     entries = lexicon.entries
     selected = wanted if forward else None
-    for number, line in enumerate(iter_lines(path), start=1):
-        if not line or line.startswith("#") or line.isspace():
-            continue
-        match = LINE.fullmatch(line)
-        if match is None:
-            raise InputError(path, number, "expected 'Traditional Simplified [pin1 yin1] /gloss/' (a CC-CEDICT line)")
-        headwords = {match.group("traditional").lower(), match.group("simplified").lower()}
+    for entry in read_entries(path, strict=True):
+        headwords = {headword.lower() for headword in entry.headwords}
         if selected is not None:
             headwords = {headword for headword in headwords if headword in selected}
             if not headwords:
                 continue
-        translations = {translation.lower() for translation in _translations(match)}
-        if translations:
+        cleaned = {translation.lower() for translation in translations(entry)}
+        if cleaned:
             for headword in headwords:
-                entries.setdefault(headword, set()).update(translations)
+                entries.setdefault(headword, set()).update(cleaned)
     if forward:
         return lexicon
     inverse = lexicon.inverted(REVERSED_KIND, single_words=True)

@@ -20,10 +20,10 @@ import zlib
 from enum import StrEnum
 from pathlib import Path
 
-from checkpoints.extract.cedict import LINE as CEDICT_LINE
 from checkpoints.extract.dictd import DATA_SUFFIXES
 from checkpoints.extract.dictd import INDEX_LINE as DICTD_INDEX_LINE
 from checkpoints.extract.dictzip import is_dictzip
+from checkpoints.io.cedict import LINE as CEDICT_LINE
 
 SNIFF_BYTES = 16384
 SNIFF_LINES = 20

