@@ -14,8 +14,9 @@ and, over the gold pairs,
 
 - **coverage**: the share of gold-linked source words that lie in some stored
   word-level check-point (filters that drop check-points lower it);
-- **AER** of the build's alignment against the gold sure links,
-  1 − 2|A∩S| / (|A| + |S|), over the pairs that are translations.
+- **AER** of the build's alignment against the gold links (Och & Ney 2003;
+  :mod:`checkpoints.extract.align_quality`), over the gold pairs; a pair that
+  is not a translation has no gold link, so its links all count as errors.
 
 The suites are built the way the README recommends, with the real command
 (``checkpoints build ... --aligner eflomal --dictionary ...``): English→Spanish
@@ -45,14 +46,17 @@ from pathlib import Path
 
 from checkpoints.db.repo import load_suite
 from checkpoints.db.session import open_engine, transaction
-from checkpoints.model import Level, SuiteData
+from checkpoints.extract.align_quality import (
+    AlignmentQuality,
+    alignment_quality,
+    read_gold,
+    read_pair_numbers,
+)
+from checkpoints.model import Alignment, Level, SuiteData
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 DEMO = Path(str(resources.files("checkpoints"))) / "data" / "demo"
-
-Links = set[tuple[int, int]]
-
 
 @dataclass(frozen=True)
 class PairConfig:
@@ -75,17 +79,6 @@ CONFIGS = {
         ("cedict",),
     ),
 }
-
-
-def read_gold(folder: Path, name: str, pairs_file: Path) -> dict[int, Links | None]:
-    """Gold links per PUD pair id (1-based); None for a pair that is not a translation (empty line)."""
-    ids = [int(word) for word in pairs_file.read_text(encoding="utf-8").split()]
-    lines = (folder / name).read_text(encoding="utf-8").split("\n")
-    gold: dict[int, Links | None] = {}
-    for pair_id, line in zip(ids, lines, strict=False):
-        links = {(int(s), int(t)) for s, _, t in (item.partition("-") for item in line.split())}
-        gold[pair_id] = links or None
-    return gold
 
 
 def build_command(config: PairConfig, db: Path) -> list[str]:
@@ -138,13 +131,20 @@ class Measurement:
     categories: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
     overall: Tally = field(default_factory=Tally)
     coverage: float = 0.0
-    aer: float = 0.0
-    precision: float = 0.0
-    recall: float = 0.0
+    alignment: AlignmentQuality | None = None
     skipped_pairs: list[int] = field(default_factory=list)
 
 
-def measure(suite: SuiteData, gold: dict[int, Links | None]) -> Measurement:
+def read_suite_gold(suite: SuiteData, path: Path, pairs_file: Path) -> dict[int, Alignment]:
+    """Gold alignments of the listed pairs, by pair id, checked against the suite's sentences."""
+    entries = read_gold(
+        path, [len(p.source) for p in suite.pairs], [len(p.references[0]) for p in suite.pairs],
+        read_pair_numbers(pairs_file),
+    )
+    return {suite.pairs[position].id: alignment for position, alignment in entries}
+
+
+def measure(suite: SuiteData, gold: dict[int, Alignment]) -> Measurement:
     result = Measurement()
     levels = {category.name: category.level for category in suite.categories}
     by_pair = defaultdict(list)
@@ -152,9 +152,8 @@ def measure(suite: SuiteData, gold: dict[int, Links | None]) -> Measurement:
         by_pair[checkpoint.pair_id].append(checkpoint)
     pairs = {pair.id: pair for pair in suite.pairs}
     linked_total = covered_total = 0
-    hits = proposed = sure = 0
-    for pair_id, links in gold.items():
-        gold_links = links or set()
+    for pair_id, truth in gold.items():
+        gold_links = truth.links
         covered: set[int] = set()
         for checkpoint in by_pair.get(pair_id, []):
             aligned = [r for r in checkpoint.references if r.from_alignment and r.reference_index == 0]
@@ -167,19 +166,11 @@ def measure(suite: SuiteData, gold: dict[int, Links | None]) -> Measurement:
             result.overall.add(reference, gold_reference)
             if levels[checkpoint.category] is Level.WORD:
                 covered.update(span)
-        if links is None:
-            continue
         linked = {s for s, _ in gold_links}
         linked_total += len(linked)
         covered_total += len(linked & covered)
-        predicted = set(pairs[pair_id].alignments[0].links)
-        hits += len(predicted & gold_links)
-        proposed += len(predicted)
-        sure += len(gold_links)
     result.coverage = covered_total / linked_total if linked_total else 0.0
-    result.aer = 1 - 2 * hits / (proposed + sure) if proposed + sure else 0.0
-    result.precision = hits / proposed if proposed else 0.0
-    result.recall = hits / sure if sure else 0.0
+    result.alignment = alignment_quality([pairs[pair_id].alignments[0] for pair_id in gold], list(gold.values()))
     skipped = suite.summary.get("skipped_pairs", [])
     result.skipped_pairs = [int(p) for p in skipped if int(p) in gold] if isinstance(skipped, list) else []
     return result
@@ -213,8 +204,9 @@ def report(name: str, config: PairConfig, runs: list[tuple[Measurement, float]],
     print(f"exact:         {spread([r['exact'] for r in overall])}")
     print(f"spurious:      {spread([r['spurious'] for r in overall])}")
     print(f"coverage:      {spread([m.coverage for m in measurements])}")
-    print(f"alignment AER: {spread([m.aer for m in measurements])}  "
-          f"(P {spread([m.precision for m in measurements])}, R {spread([m.recall for m in measurements])})")
+    quality = [m.alignment for m in measurements if m.alignment is not None]
+    print(f"alignment AER: {spread([q.aer for q in quality])}  "
+          f"(P {spread([q.precision for q in quality])}, R {spread([q.recall for q in quality])})")
     skipped = sorted({p for m in measurements for p in m.skipped_pairs})
     if skipped:
         print(f"gold pairs skipped as not parallel: {', '.join(map(str, skipped))}")
@@ -232,10 +224,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="checkpoints-quality-") as folder:
         for name in args.pair or sorted(CONFIGS):
             config = CONFIGS[name]
-            gold = read_gold(args.gold_dir, config.gold, pairs_file)
             runs = []
             for number in range(args.repeat):
                 suite, seconds = build(config, Path(folder), number)
+                gold = read_suite_gold(suite, args.gold_dir / config.gold, pairs_file)
                 runs.append((measure(suite, gold), seconds))
             report(name, config, runs, args.per_category)
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from checkpoints import __version__
 from checkpoints.errors import CorpusMismatch, InputError, UsageError
 from checkpoints.extract.dictionary import Lexicon, is_named_dictionary
+from checkpoints.extract.repair import RepairCounts
 from checkpoints.gcpause import paused_gc
 from checkpoints.io.conllu import read_conllu
 from checkpoints.io.pharaoh import read_pharaoh
@@ -177,14 +178,23 @@ def build_suite(request: BuildRequest, progress: Progress = _no_progress) -> Bui
         return _build_suite(request, progress)
 
 
-def _build_suite(request: BuildRequest, progress: Progress) -> BuildResult:
-    from checkpoints.extract.checkpoints import ExtractionOptions, extract_checkpoints
-    from checkpoints.extract.dictionary import estimate_lexicon, read_dictionaries
-    from checkpoints.extract.reliability import non_parallel_pairs
-    from checkpoints.extract.repair import RepairCounts, repair_alignment
-    from checkpoints.taxonomy import builtin_taxonomies, load_taxonomy
+@dataclass(slots=True)
+class AlignedCorpus:
+    """The corpus read, parsed and aligned: what a build extracts from, and what ``align`` writes."""
 
-    taxonomy = load_taxonomy(request.taxonomy_name())
+    pairs: list[SentencePair]
+    lexicon: Lexicon
+    """The dictionaries given, merged, or a lexicon estimated from the alignments."""
+    options: dict[str, object]
+    """How the corpus was parsed and aligned and which dictionary weighs references."""
+    repairs: RepairCounts
+
+
+def align_pairs(request: BuildRequest, progress: Progress = _no_progress) -> AlignedCorpus:
+    """Read, parse and align the corpus; repair automatic alignments (:mod:`checkpoints.extract.repair`)."""
+    from checkpoints.extract.dictionary import estimate_lexicon, read_dictionaries
+    from checkpoints.extract.repair import RepairCounts, repair_alignment
+
     sources, references, parser_info = read_corpus(request, progress)
     dictionary: Lexicon | None = None
     if request.dictionaries:
@@ -208,6 +218,18 @@ def _build_suite(request: BuildRequest, progress: Progress) -> BuildResult:
                 repair_alignment(pair.source, reference, alignment, lexicon, repairs)
                 for reference, alignment in zip(pair.references, pair.alignments, strict=True)
             ]
+    options = {**parser_info, **aligner_info, "dictionary": lexicon.describe(), "dictionary_entries": len(lexicon)}
+    return AlignedCorpus(pairs, lexicon, options, repairs)
+
+
+def _build_suite(request: BuildRequest, progress: Progress) -> BuildResult:
+    from checkpoints.extract.checkpoints import ExtractionOptions, extract_checkpoints
+    from checkpoints.extract.reliability import non_parallel_pairs
+    from checkpoints.taxonomy import builtin_taxonomies, load_taxonomy
+
+    taxonomy = load_taxonomy(request.taxonomy_name())
+    corpus = align_pairs(request, progress)
+    pairs, lexicon, repairs = corpus.pairs, corpus.lexicon, corpus.repairs
     prepared = taxonomy.prepare(pairs)
     levels = {category.name: category.level for category in taxonomy.categories}
     skip_pairs = non_parallel_pairs(pairs, lexicon) if request.parallel_filter else []
@@ -230,10 +252,7 @@ def _build_suite(request: BuildRequest, progress: Progress) -> BuildResult:
         "taxonomy": taxonomy.name,
         "taxonomy_version": taxonomy.version,
         "taxonomy_source": request.taxonomy_name(),
-        **parser_info,
-        **aligner_info,
-        "dictionary": lexicon.describe(),
-        "dictionary_entries": len(lexicon),
+        **corpus.options,
         "noise_filter": request.noise_filter,
         "reference_tokenizer": extraction.tokenize,
         "min_dm": request.min_dm,

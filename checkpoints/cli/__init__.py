@@ -23,6 +23,7 @@ from checkpoints.errors import CheckpointsError, UsageError
 
 COMMAND_MODULES = (
     "build",
+    "align",
     "evaluate",
     "compare",
     "show",

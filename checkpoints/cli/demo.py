@@ -20,9 +20,11 @@ SYSTEMS = ("direct", "pivot")
 EXAMPLES = """
 Builds an English-to-Spanish check-point suite from the bundled Parallel
 Universal Dependencies sample (1000 gold-parsed sentence pairs, eflomal
-alignments), evaluates two real rule-based systems made with Apertium (direct
-English-Spanish, and English-Galician-Spanish through a pivot), and compares
-them per category with a paired bootstrap. Needs no network and no models.
+alignments made with FreeDict's and Apertium's English-Spanish dictionaries,
+which also weigh the references), evaluates two real rule-based systems made
+with Apertium (direct English-Spanish, and English-Galician-Spanish through a
+pivot), and compares them per category with a paired bootstrap. Needs no
+network and no models.
 
 Example:
 
@@ -64,6 +66,7 @@ def demo(
             source_conllu=folder / "en_pud.conllu.gz",
             reference_conllu=[folder / "es_pud.conllu.gz"],
             alignments=[folder / "en-es.align"],
+            dictionaries=[folder / "freedict-eng-spa.index", folder / "apertium-eng-spa.tsv"],
             taxonomy="en",
             name=DEMO_SUITE,
         )

@@ -1,4 +1,11 @@
-"""Pharaoh word alignments: one line per sentence pair, ``i-j`` links, 0-based."""
+"""Pharaoh word alignments: one line per sentence pair, ``i-j`` links, 0-based.
+
+A link written ``i?j`` is a *possible* link (Och & Ney 2003's P, against the
+sure S): gold alignments mark links annotators were unsure of that way, and
+``checkpoints align --mark-unsure`` marks links the aligner is unsure of. A
+line with possible links reads as an alignment whose ``sure`` links are its
+``i-j`` ones; a file without any reads as all sure.
+"""
 
 from __future__ import annotations
 
@@ -40,18 +47,33 @@ def parse_pharaoh_line(
     line: str, n_source: int, n_target: int, path: str | Path = "<string>", number: int = 1
 ) -> Alignment:
     links: set[tuple[int, int]] = set()
+    possible: set[tuple[int, int]] = set()
     for item in line.split():
-        source, sep, target = item.partition("-")
-        if not sep or not source.isdigit() or not target.isdigit():
-            raise InputError(path, number, f"bad link {item!r}: expected i-j with 0-based integers")
+        sep = "?" if "?" in item else "-"
+        source, _, target = item.partition(sep)
+        if not source.isdigit() or not target.isdigit():
+            raise InputError(path, number, f"bad link {item!r}: expected i-j (or i?j for a possible link) with 0-based integers")
         s, t = int(source), int(target)
         if s >= n_source:
             raise InputError(path, number, f"link {item}: source index {s} out of range (sentence has {n_source} words)")
         if t >= n_target:
             raise InputError(path, number, f"link {item}: target index {t} out of range (sentence has {n_target} words)")
-        links.add((s, t))
-    return Alignment(frozenset(links))
+        (possible if sep == "?" else links).add((s, t))
+    if not possible:
+        return Alignment(frozenset(links))
+    return Alignment(frozenset(links | possible), sure=frozenset(links - possible))
 
 
-def write_pharaoh(path: str | Path, alignments: Sequence[Alignment]) -> None:
-    Path(path).write_text("".join(a.to_pharaoh() + "\n" for a in alignments), encoding="utf-8")
+def format_pharaoh(alignment: Alignment, *, mark_unsure: bool = False) -> str:
+    """One line of links; with ``mark_unsure``, links the aligner is unsure of as ``i?j``."""
+    if not mark_unsure:
+        return alignment.to_pharaoh()
+    return " ".join(f"{s}{'-' if alignment.is_sure((s, t)) else '?'}{t}" for s, t in sorted(alignment.links))
+
+
+def write_pharaoh(path: str | Path, alignments: Sequence[Alignment], *, mark_unsure: bool = False) -> None:
+    """Write the alignments to ``path`` atomically (a half-written file never replaces a good one)."""
+    target = Path(path)
+    partial = target.with_name(f".{target.name}.partial")
+    partial.write_text("".join(format_pharaoh(a, mark_unsure=mark_unsure) + "\n" for a in alignments), encoding="utf-8")
+    partial.replace(target)

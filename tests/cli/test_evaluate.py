@@ -210,7 +210,8 @@ def test_demo_runs_offline_and_compares(run_cli, tmp_path: Path) -> None:  # typ
                              "--samples", "400", "--format", "json")
     assert code == 0, err
     report = json.loads(out)
-    assert report["bleu"]["direct"] == pytest.approx(21.62, abs=0.01)
+    # BLEU on the pairs that carry check-points: the three shifted pairs 577-579 are left out
+    assert report["bleu"]["direct"] == pytest.approx(21.68, abs=0.01)
     categories = report["comparisons"][0]["categories"]
     assert len(categories) == 20 and categories["Hyperbaton"]["too_few"] is True
     assert "warning" not in report

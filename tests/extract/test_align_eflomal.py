@@ -130,3 +130,54 @@ def test_settings() -> None:
         "priors": 0,
         "runs": 3,
     }
+
+
+# -- priors, Chinese characters, runs put to a vote -------------------------------------
+
+
+def test_lexical_priors_from_a_dictionary_identity_and_numbers() -> None:
+    """Whole one-word translations and same spellings get the full weight, words of
+    multi-word translations half of it, unless they are common in the corpus."""
+    from checkpoints.extract.align_eflomal import lexical_priors
+    from checkpoints.extract.lexicon import Lexicon
+
+    lexicon = Lexicon()
+    lexicon.add("house", "casa")
+    lexicon.add("house", "la cámara")  # "cámara" is a content word, "la" is in every sentence
+    lexicon.add("dog", "perro")  # "perro" never occurs in the corpus: no prior
+    # 24 sentences: "la" is in all of them (a function word), "cámara" in one (under 5%)
+    sources = ["the house", "the house 1.5", "London house", *["a b"] * 21]
+    targets = ["la casa", "la cámara 1,5", "la London", *["la c"] * 21]
+    assert lexical_priors(sources, targets, lexicon, 10.0) == [
+        "LEX\t1.5\t1,5\t10",  # the same number, written otherwise
+        "LEX\tLondon\tLondon\t10",  # the same spelling
+        "LEX\thouse\tcasa\t10",
+        "LEX\thouse\tcámara\t5",  # a word of a multi-word translation: half the weight
+    ]
+
+
+def test_chinese_words_are_aligned_as_characters() -> None:
+    from checkpoints.extract.align_eflomal import AlignmentUnits, character_priors, is_han_word
+
+    units = AlignmentUnits.of(["研究人員", "說", "2016年", "AI"])
+    assert units.units == ["研", "究", "人", "員", "說", "2016年", "AI"]
+    assert units.owner == [0, 0, 0, 0, 1, 2, 3]
+    assert is_han_word("研究") and not is_han_word("說") and not is_han_word("2016年")
+    assert character_priors(["LEX\t研究\tresearch\t10", "LEX\tai\tai\t10"]) == [
+        "LEX\t研\tresearch\t10", "LEX\t究\tresearch\t10", "LEX\tai\tai\t10"]
+
+
+def test_runs_are_put_to_a_vote() -> None:
+    """Links two of three runs found stay; a link is sure where both directions found it in two runs."""
+    from checkpoints.extract.align_eflomal import majority
+
+    runs = [
+        Alignment(frozenset({(0, 0), (1, 1), (2, 2)}), sure=frozenset({(0, 0), (1, 1)})),
+        Alignment(frozenset({(0, 0), (1, 1), (2, 1)}), sure=frozenset({(0, 0)})),
+        Alignment(frozenset({(0, 0), (1, 2)}), sure=frozenset({(0, 0)})),
+    ]
+    voted = majority(runs)
+    assert voted.links == frozenset({(0, 0), (1, 1)})
+    assert voted.sure == frozenset({(0, 0)})
+    single = majority(runs[:1])
+    assert (single.links, single.sure) == (runs[0].links, runs[0].sure)

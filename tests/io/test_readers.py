@@ -8,7 +8,7 @@ import pytest
 
 from checkpoints.errors import InputError
 from checkpoints.io.conllu import parse_conllu_string, read_conllu
-from checkpoints.io.pharaoh import parse_pharaoh_line, read_pharaoh
+from checkpoints.io.pharaoh import format_pharaoh, parse_pharaoh_line, read_pharaoh, write_pharaoh
 from checkpoints.io.text import read_sentences
 from checkpoints.model import MultiWordToken, surface_with_gaps
 
@@ -119,10 +119,28 @@ def test_pharaoh_reader_checks_indices(tmp_path: Path) -> None:
     with pytest.raises(InputError) as caught:
         read_pharaoh(path, [3, 1], [2, 1])
     assert str(caught.value) == f"{path}: 3 alignment lines for 2 sentence pairs: one line per pair expected"
-    with pytest.raises(InputError, match=r"<string>:1: bad link '0:1': expected i-j with 0-based integers"):
+    with pytest.raises(InputError) as caught:
         parse_pharaoh_line("0:1", 2, 2)
+    assert str(caught.value) == "<string>:1: bad link '0:1': expected i-j (or i?j for a possible link) with 0-based integers"
     with pytest.raises(InputError, match="bad link '-1-0'"):
         parse_pharaoh_line("-1-0", 2, 2)
+    with pytest.raises(InputError, match="bad link '1\\?-0'"):
+        parse_pharaoh_line("1?-0", 2, 2)
+
+
+def test_possible_links_read_and_written_as_i_question_j(tmp_path: Path) -> None:
+    """Och & Ney's possible links: "0?1" is a link the annotator (or aligner) was unsure of."""
+    alignment = parse_pharaoh_line("0-0 0?1 1-1", 2, 2)
+    assert alignment.links == frozenset({(0, 0), (0, 1), (1, 1)})
+    assert alignment.sure == frozenset({(0, 0), (1, 1)})
+    assert not alignment.is_sure((0, 1)) and alignment.is_sure((1, 1))
+    assert parse_pharaoh_line("0-0 1-1", 2, 2).sure is None  # no possible link: all sure
+    assert format_pharaoh(alignment) == "0-0 0-1 1-1"
+    assert format_pharaoh(alignment, mark_unsure=True) == "0-0 0?1 1-1"
+    path = tmp_path / "a.align"
+    write_pharaoh(path, [alignment, parse_pharaoh_line("", 1, 1)], mark_unsure=True)
+    assert path.read_text(encoding="utf-8") == "0-0 0?1 1-1\n\n"
+    assert not list(tmp_path.glob(".*partial"))
 
 
 def test_surface_with_gaps() -> None:

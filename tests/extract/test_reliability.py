@@ -1,0 +1,149 @@
+"""Reliability filters and alignment repairs, on real PUD sentence pairs (pair ids cited)."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from checkpoints.extract.dictionary import read_dictionaries
+from checkpoints.extract.lexicon import Lexicon
+from checkpoints.extract.reliability import (
+    all_sure,
+    cannot_translate,
+    non_parallel_pairs,
+    translated_share,
+)
+from checkpoints.extract.repair import RepairCounts, repair_alignment
+from checkpoints.io.conllu import read_conllu
+from checkpoints.model import Alignment, Sentence, SentencePair
+
+
+def pud_pair(demo_dir: Path, number: int) -> tuple[Sentence, Sentence]:
+    english = read_conllu(demo_dir / "en_pud.conllu.gz", "en")[number - 1]
+    spanish = read_conllu(demo_dir / "es_pud.conllu.gz", "es")[number - 1]
+    return english, spanish
+
+
+def test_untranslatable_links(demo_dir: Path) -> None:
+    """The issue's examples: pair 14 "we" → "que", pair 668 "she" → "dirigió", pair 27 "would" → "acero"."""
+    en, es = pud_pair(demo_dir, 14)
+    we, que, nos = en.tokens[9], es.tokens[8], es.tokens[0]
+    assert (we.form, que.form, nos.form) == ("we", "que", "Nos")
+    assert cannot_translate(we, [que]) and not cannot_translate(we, [nos])
+    en, es = pud_pair(demo_dir, 668)
+    assert (en.tokens[5].form, es.tokens[4].form) == ("she", "dirigió")
+    assert cannot_translate(en.tokens[5], [es.tokens[4]])
+    en, es = pud_pair(demo_dir, 27)
+    would, acero, ayudaria = en.tokens[10], es.tokens[11], es.tokens[12]
+    assert (would.form, acero.form, ayudaria.form) == ("would", "acero", "ayudaría")
+    assert cannot_translate(would, [acero]) and not cannot_translate(would, [ayudaria])
+    # a noun linked to prepositions only has lost its translation; a noun can become a verb
+    en, es = pud_pair(demo_dir, 668)
+    school, de, dirigio = en.tokens[8], es.tokens[7], es.tokens[4]
+    assert cannot_translate(school, [de]) and not cannot_translate(school, [dirigio])
+    assert not cannot_translate(school, [])  # no link: nothing to judge
+
+
+def test_shifted_pairs_are_found_not_parallel(demo_dir: Path) -> None:
+    """PUD Spanish 577-579 are shifted: each English sentence's translation is a neighbour's."""
+    english = read_conllu(demo_dir / "en_pud.conllu.gz", "en")
+    spanish = read_conllu(demo_dir / "es_pud.conllu.gz", "es")
+    pairs = [SentencePair(i + 1, e, [s], [Alignment(frozenset())]) for i, (e, s) in enumerate(zip(english, spanish, strict=True))]
+    lexicon = read_dictionaries(
+        [demo_dir / "freedict-eng-spa.index", demo_dir / "apertium-eng-spa.tsv"], "en", "es",
+        {t.lemma for e in english for t in e.tokens},
+    )
+    found, judged = translated_share(english[577].tokens, spanish[577].tokens, lexicon)
+    neighbour, _ = translated_share(english[577].tokens, spanish[578].tokens, lexicon)
+    assert found / judged < 0.2 and neighbour / judged > 0.5  # "Forced baptism" ~ "El bautismo forzado"
+    assert non_parallel_pairs(pairs, lexicon) == [577, 578, 579]
+
+
+def test_all_sure() -> None:
+    alignment = Alignment(frozenset({(0, 0), (1, 1)}), sure=frozenset({(0, 0)}))
+    assert all_sure([(0, 0)], alignment) and not all_sure([(0, 0), (1, 1)], alignment)
+    assert all_sure([(0, 0), (1, 1)], Alignment(frozenset({(0, 0), (1, 1)})))  # a file says nothing: all sure
+
+
+DICTIONARY = Lexicon()
+for source, target in [("male", "masculino"), ("contraceptive", "anticonceptivo"), ("hormonal", "hormonal")]:
+    DICTIONARY.add(source, target)
+
+
+def test_dictionary_anchors_undo_a_crossed_link(demo_dir: Path) -> None:
+    """Pair 76: "male hormonal contraceptives" → "anticonceptivos hormonales masculinos"; an
+    aligner that crossed male→anticonceptivos and contraceptives→masculinos is put right."""
+    en, es = pud_pair(demo_dir, 76)
+    assert [t.form for t in en.tokens[6:9]] == ["male", "hormonal", "contraceptives"]
+    assert [t.form for t in es.tokens[4:7]] == ["anticonceptivos", "hormonales", "masculinos"]
+    crossed = Alignment(frozenset({(6, 4), (7, 5), (8, 6)}), sure=frozenset({(7, 5)}))
+    counts = RepairCounts()
+    repaired = repair_alignment(en, es, crossed, DICTIONARY, counts)
+    # "20" is written alike on both sides: an anchor too
+    assert repaired.links == frozenset({(6, 6), (7, 5), (8, 4), (11, 8)})
+    assert repaired.sure == repaired.links  # dictionary anchors are sure
+    assert counts.as_dict() == {"anchored": 3, "removed": 2, "bound": 0}
+
+
+def test_fixed_expressions_and_clitics_join_their_word(demo_dir: Path) -> None:
+    """Pair 266: "however" → "Sin embargo" (embargo fixed to Sin); pair 63: "opted" →
+    "se ha decantado" ("se" is the verb's compound:prt clitic)."""
+    en, es = pud_pair(demo_dir, 266)
+    assert (en.tokens[10].form, es.tokens[1].form, es.tokens[1].deprel) == ("however", "embargo", "fixed")
+    counts = RepairCounts()
+    repaired = repair_alignment(en, es, Alignment(frozenset({(10, 1)})), Lexicon(), counts)
+    assert repaired.targets_of([10]) == [0, 1] and counts.bound == 1
+    en, es = pud_pair(demo_dir, 63)
+    assert (en.tokens[5].form, es.tokens[7].form, es.tokens[7].deprel) == ("opted", "se", "compound:prt")
+    unsure = Alignment(frozenset({(5, 9)}), sure=frozenset())
+    repaired = repair_alignment(en, es, unsure, Lexicon(), RepairCounts())
+    assert repaired.targets_of([5]) == [7, 9]
+    assert not repaired.is_sure((5, 7))  # joined to an unsure link: unsure too
+    # "Shenzhen" is written alike on both sides: an anchor without a dictionary, and sure
+    assert repaired.targets_of([0]) == [5] and repaired.is_sure((0, 5))
+
+
+@pytest.mark.parametrize("turned_off", [(), ("--no-pos-filter",), ("--no-confirm",)])
+def test_the_build_counts_every_filter(run_cli, tmp_path: Path, demo_dir: Path, turned_off: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
+    """Pairs 14, 27 and 668 with the issue's wrong links; a wrongly linked phrase the
+    alignment file marks unsure (i?j) is left out too. Each filter can be turned off."""
+    blocks = {}
+    for language in ("en", "es"):
+        text = gzip.decompress((demo_dir / f"{language}_pud.conllu.gz").read_bytes()).decode("utf-8")
+        sentences = [block for block in text.split("\n\n") if block.strip()]
+        blocks[language] = [sentences[n - 1] for n in (14, 27, 668)]
+        (tmp_path / f"{language}.conllu").write_text("\n\n".join(blocks[language]) + "\n\n", encoding="utf-8")
+    # pair 14: we(9)→que(8); pair 27: would(10)→acero(11), "the first steel"(7-9) → "de los primeros" with
+    # an unsure link; pair 668: she(5)→dirigió(4), school(8)→escuela(6)
+    (tmp_path / "a.align").write_text(
+        "9-8 1-0 2-1\n10-11 7-7 8?8 9?6 0-0 1-1\n5-4 8-6 6-4\n", encoding="utf-8"
+    )
+    code, _out, err = run_cli(
+        "build", "--db", tmp_path / "s.db", "--src-lang", "en", "--tgt-lang", "es",
+        "--source-conllu", tmp_path / "en.conllu", "--reference-conllu", tmp_path / "es.conllu",
+        "--alignment", tmp_path / "a.align", *turned_off,
+    )
+    assert code == 0, err
+    from checkpoints.db.repo import load_suite
+    from checkpoints.db.session import open_engine, transaction
+
+    engine = open_engine(tmp_path / "s.db", create=False)
+    with transaction(engine) as session:
+        suite = load_suite(session)
+    engine.dispose()
+    skipped = suite.summary["skipped"]
+    kept = {(cp.pair_id, tuple(cp.source_indices)) for cp in suite.checkpoints}
+    if "--no-pos-filter" in turned_off:
+        assert "aligned words cannot translate it" not in skipped and (1, (9,)) in kept
+    else:
+        # "steel" linked to "de" alone is a noun without its translation too
+        assert skipped["aligned words cannot translate it"] == {"Noun": 1, "Pronoun": 2, "Modal verb": 1}
+        assert (1, (9,)) not in kept and (3, (5,)) not in kept and (3, (8,)) in kept
+    if "--no-confirm" in turned_off:
+        assert "alignment not confirmed" not in skipped
+    else:
+        # every phrase or clause that holds "first" or "steel" (unsure links) is left out
+        assert skipped["alignment not confirmed"] == {"Noun phrase": 2, "Verb phrase": 1, "Noun clause": 1}
+    assert suite.options["pos_filter"] is ("--no-pos-filter" not in turned_off)
