@@ -148,6 +148,7 @@ def run_demo(samples: int, seed: int) -> None:
     request = BuildRequest(
         source_lang="en", target_lang="es", source_conllu=folder / "en_pud.conllu.gz",
         reference_conllu=[folder / "es_pud.conllu.gz"], alignments=[folder / "en-es.align"], taxonomy="en",
+        dictionaries=[folder / "freedict-eng-spa.index", folder / "apertium-eng-spa.tsv"],
     )
     suite = build_suite(request).suite
     outputs = {name: (folder / f"{name}.es.txt").read_text(encoding="utf-8").splitlines() for name in ("direct", "pivot")}
@@ -161,6 +162,41 @@ def run_demo(samples: int, seed: int) -> None:
     comparison = compare(scores, ResampleSpec(method=Method.BOOTSTRAP, samples=samples, seed=seed))
     flagged = sum(r.significant for pair in comparison.pairs for r in pair.results)
     print(f"  compare, bootstrap, {samples} samples: {clock.lap()} ({flagged} significant scopes)")
+    whole_commands(folder)
+
+
+def whole_commands(folder: Path) -> None:
+    """What a user waits for: ``checkpoints evaluate`` and ``compare`` as commands (start-up,
+    loading the suite from SQLite, matching, storing the run), beside sacreBLEU's command
+    scoring the same two outputs."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as scratch:
+        db = Path(scratch) / "demo.db"
+        subprocess.run(["checkpoints", "demo", "--db", str(db), "--samples", "10"], check=True, capture_output=True)
+        systems = [f"--system={name}={folder / f'{name}.es.txt'}" for name in ("direct", "pivot")]
+        timed = {
+            "checkpoints evaluate (2 systems)": ["checkpoints", "evaluate", "--db", str(db), *systems],
+            "checkpoints compare (1000 samples)": ["checkpoints", "compare", "--db", str(db),
+                                                   "--system", "direct", "--system", "pivot"],
+        }
+        references = Path(scratch) / "reference.es"
+        references.write_text("".join(s.text + "\n" for s in _demo_references(folder)), encoding="utf-8")
+        timed["sacrebleu BLEU chrF TER (2 systems)"] = [
+            "sacrebleu", str(references), "-i", str(folder / "direct.es.txt"), str(folder / "pivot.es.txt"),
+            "-m", "bleu", "chrf", "ter",
+        ]
+        for label, command in timed.items():
+            started = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True)
+            print(f"  whole command, {label}: {time.perf_counter() - started:6.2f} s")
+
+
+def _demo_references(folder: Path) -> list[Sentence]:
+    from checkpoints.io.conllu import read_conllu
+
+    return read_conllu(folder / "es_pud.conllu.gz", "es")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -28,11 +28,13 @@ every figure as mean (min–max).
     python benchmarks/reference_quality.py                # both pairs, 3 builds each
     python benchmarks/reference_quality.py --pair en-es --repeat 1 --per-category
     python benchmarks/reference_quality.py --gold-dir OTHER_GOLD --pairs-file OTHER_IDS
+    python benchmarks/reference_quality.py --build-args "--min-dm 0.2"   # another build option
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import statistics
 import subprocess
 import sys
@@ -81,7 +83,7 @@ CONFIGS = {
 }
 
 
-def build_command(config: PairConfig, db: Path) -> list[str]:
+def build_command(config: PairConfig, db: Path, extra: Sequence[str] = ()) -> list[str]:
     command = [
         "checkpoints", "build", "--db", str(db), "--name", "quality",
         "--src-lang", config.source_lang, "--tgt-lang", config.target_lang,
@@ -90,13 +92,13 @@ def build_command(config: PairConfig, db: Path) -> list[str]:
     ]
     for dictionary in config.dictionaries:
         command += ["--dictionary", dictionary]
-    return command
+    return [*command, *extra]
 
 
-def build(config: PairConfig, folder: Path, number: int) -> tuple[SuiteData, float]:
+def build(config: PairConfig, folder: Path, number: int, extra: Sequence[str]) -> tuple[SuiteData, float]:
     db = folder / f"{config.source_lang}-{config.target_lang}-{number}.db"
     started = time.perf_counter()
-    done = subprocess.run(build_command(config, db), capture_output=True, text=True)
+    done = subprocess.run(build_command(config, db, extra), capture_output=True, text=True)
     elapsed = time.perf_counter() - started
     if done.returncode != 0:
         sys.exit(f"build failed ({done.returncode}): {done.stderr.strip()}")
@@ -182,9 +184,11 @@ def spread(values: Sequence[float]) -> str:
     return f"{statistics.mean(values):.3f} ({min(values):.3f}–{max(values):.3f})"
 
 
-def report(name: str, config: PairConfig, runs: list[tuple[Measurement, float]], per_category: bool) -> None:
+def report(
+    name: str, config: PairConfig, runs: list[tuple[Measurement, float]], per_category: bool, extra: Sequence[str]
+) -> None:
     print(f"\n## {name}: {len(runs)} build(s)")
-    print("$ " + " ".join(build_command(config, Path("SUITE.db"))))
+    print("$ " + " ".join(build_command(config, Path("SUITE.db"), extra)))
     print(f"build time (whole command): {spread([seconds for _, seconds in runs])} s")
     measurements = [m for m, _ in runs]
     if per_category:
@@ -219,17 +223,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--gold-dir", type=Path, default=DATA / "gold-align", help="folder with the gold Pharaoh files")
     parser.add_argument("--pairs-file", type=Path, help="PUD pair ids of the gold lines (default: GOLD_DIR/dev-pairs.txt)")
     parser.add_argument("--per-category", action="store_true", help="also print every category")
+    parser.add_argument("--build-args", default="", help='more options for `checkpoints build`, e.g. "--min-dm 0.2"')
     args = parser.parse_args(argv)
     pairs_file = args.pairs_file or args.gold_dir / "dev-pairs.txt"
+    extra = shlex.split(args.build_args)
     with tempfile.TemporaryDirectory(prefix="checkpoints-quality-") as folder:
         for name in args.pair or sorted(CONFIGS):
             config = CONFIGS[name]
             runs = []
             for number in range(args.repeat):
-                suite, seconds = build(config, Path(folder), number)
+                suite, seconds = build(config, Path(folder), number, extra)
                 gold = read_suite_gold(suite, args.gold_dir / config.gold, pairs_file)
                 runs.append((measure(suite, gold), seconds))
-            report(name, config, runs, args.per_category)
+            report(name, config, runs, args.per_category, extra)
 
 
 if __name__ == "__main__":

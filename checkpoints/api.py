@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from checkpoints import __version__
 from checkpoints.errors import CorpusMismatch, InputError, UsageError
@@ -22,6 +23,9 @@ from checkpoints.io.pharaoh import read_pharaoh
 from checkpoints.io.text import read_sentences
 from checkpoints.model import Alignment, Sentence, SentencePair, SuiteData
 from checkpoints.tokenizers import default_match_tokenizer
+
+if TYPE_CHECKING:
+    from checkpoints.taxonomy import Taxonomy
 
 DEFAULT_MIN_DM = 0.0
 """References below this DM are dropped; see the README's reference-quality table for why 0."""
@@ -223,12 +227,22 @@ def align_pairs(request: BuildRequest, progress: Progress = _no_progress) -> Ali
 
 
 def _build_suite(request: BuildRequest, progress: Progress) -> BuildResult:
+    from checkpoints.taxonomy import load_taxonomy
+
+    taxonomy = load_taxonomy(request.taxonomy_name())  # a bad taxonomy file fails before any parsing
+    return build_suite_from(request, align_pairs(request, progress), progress, taxonomy)
+
+
+def build_suite_from(
+    request: BuildRequest, corpus: AlignedCorpus, progress: Progress = _no_progress, taxonomy: Taxonomy | None = None
+) -> BuildResult:
+    """The suite of an aligned corpus: check-points, their references, the filters' counts."""
     from checkpoints.extract.checkpoints import ExtractionOptions, extract_checkpoints
     from checkpoints.extract.reliability import non_parallel_pairs
     from checkpoints.taxonomy import builtin_taxonomies, load_taxonomy
 
-    taxonomy = load_taxonomy(request.taxonomy_name())
-    corpus = align_pairs(request, progress)
+    if taxonomy is None:
+        taxonomy = load_taxonomy(request.taxonomy_name())
     pairs, lexicon, repairs = corpus.pairs, corpus.lexicon, corpus.repairs
     prepared = taxonomy.prepare(pairs)
     levels = {category.name: category.level for category in taxonomy.categories}

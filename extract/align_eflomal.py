@@ -212,17 +212,25 @@ class EflomalAligner:
 
 
 def majority(alignments: Sequence[Alignment]) -> Alignment:
-    """The links most runs found; sure where both directions found it in most runs.
+    """The links most runs found, sure where both directions found them in most runs;
+    and, for a source word no such link reaches, the links any run found for it, unsure.
 
     eflomal samples at random: a link one run finds and the next does not is
-    a coin toss, a link every run finds is not. With one run this is that
-    run's alignment, its sure links those both directions found.
+    a coin toss, a link every run finds is not. A word the runs disagree on
+    still gets their links — a word check-point needs one — but as unsure
+    links, which a phrase or clause reference does not take (measured on the
+    PUD dev pairs: coverage of gold-linked words 0.547 → 0.583 for zh-en,
+    exactness 0.707 → 0.703). With one run this is that run's alignment, its
+    sure links those both directions found.
     """
     needed = len(alignments) // 2 + 1
     votes = Counter(link for alignment in alignments for link in alignment.links)
     agreed = Counter(link for alignment in alignments for link in alignment.sure or ())
-    links = frozenset(link for link, count in votes.items() if count >= needed)
-    return Alignment(links, sure=frozenset(link for link in links if agreed[link] >= needed))
+    links = {link for link, count in votes.items() if count >= needed}
+    sure = frozenset(link for link in links if agreed[link] >= needed)
+    linked = {source for source, _ in links}
+    links.update(link for link in votes if link[0] not in linked)
+    return Alignment(frozenset(links), sure=sure)
 
 
 def is_han_word(word: str) -> bool:

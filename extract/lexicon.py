@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from checkpoints.extract.wordmatch import same_word
+from checkpoints.extract.wordmatch import SentenceKeys, same_word, same_word_in
 from checkpoints.model import Token
 
 
@@ -112,6 +112,12 @@ class Lexicon:
             if lemma != "_" and lemma in translations:
                 return True
         return same_word(source, target)
+
+    def translated_in(self, source: Token, keys: SentenceKeys) -> bool:
+        """True when some word of a sentence (its :class:`SentenceKeys`) translates ``source``:
+        :meth:`supports` for a whole sentence at once."""
+        translations = self.translations(source)
+        return bool(translations and not translations.isdisjoint(keys.words)) or same_word_in(source, keys)
 
     def pairs(self) -> Iterator[tuple[str, str]]:
         """Every (source word, target word) entry where both sides are single words,

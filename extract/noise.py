@@ -20,10 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from nltk import Tree
+from typing import TYPE_CHECKING
 
 from checkpoints.model import Sentence
+
+if TYPE_CHECKING:
+    from nltk import Tree
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +46,8 @@ def constituent_spans(sentence: Sentence) -> ConstituentSpans | None:
     """The phrase spans of the sentence's tree; None without a usable tree."""
     if not sentence.constituency:
         return None
+    from nltk import Tree  # nltk takes a second and a half to import; most corpora have no trees
+
     try:
         tree = Tree.fromstring(sentence.constituency)
     except ValueError:

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from checkpoints.extract.lexicon import Lexicon
+from checkpoints.extract.wordmatch import SentenceKeys
 from checkpoints.model import Alignment, SentencePair, Token
 
 CONTENT_UPOS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM"})
@@ -56,12 +57,14 @@ TRANSLATED_AS: dict[str, frozenset[str]] = {
     "ADP": frozenset({"ADP", "SCONJ", "ADV", "VERB", "AUX", "PART", "CCONJ"}),
 }
 
-NOT_ONLY: dict[str, frozenset[str]] = dict.fromkeys(
-    ("NOUN", "PROPN", "ADJ"), frozenset({"DET", "ADP", "CCONJ", "SCONJ", "PART", "PUNCT"})
-)
+NOT_ONLY: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("NOUN", "PROPN", "ADJ"), frozenset({"DET", "ADP", "CCONJ", "SCONJ", "PART", "PUNCT"})),
+    "VERB": frozenset({"DET", "CCONJ", "SCONJ", "PART", "PUNCT"}),
+}
 """Open classes and the parts of speech that alone never translate them: a noun or
-an adjective linked only to prepositions and articles ("tide" → "en de") has lost
-its translation."""
+an adjective linked only to prepositions and articles ("tide" → "en de"), a verb
+linked only to an article or the infinitive's "to" (看 → "the") has lost its
+translation. A verb may become a preposition ("following" → "tras")."""
 """Source part of speech → the parts of speech that can translate it (Universal POS).
 
 Only closed classes are listed: a pronoun is a pronoun, a determiner, a noun
@@ -76,30 +79,32 @@ change class in translation too freely to be judged this way, but see
 """
 
 
-def translated_share(source: Sequence[Token], reference: Sequence[Token], lexicon: Lexicon) -> tuple[int, int]:
+def translated_share(source: Sequence[Token], reference: Sequence[Token] | SentenceKeys, lexicon: Lexicon) -> tuple[int, int]:
     """(content words of ``source`` translated somewhere in ``reference``, content words judged).
 
     A content word is judged when the dictionary knows it or it needs none
     (a name or a number, matched by spelling).
     """
+    keys = reference if isinstance(reference, SentenceKeys) else SentenceKeys.of(reference)
     judged = [t for t in source if t.upos in CONTENT_UPOS and (t.upos in ("PROPN", "NUM") or lexicon.knows(t))]
-    found = sum(1 for word in judged if any(lexicon.supports(word, target) for target in reference))
+    found = sum(1 for word in judged if lexicon.translated_in(word, keys))
     return found, len(judged)
 
 
 def non_parallel_pairs(pairs: Sequence[SentencePair], lexicon: Lexicon) -> list[int]:
     """Ids of pairs whose reference (any of them) is some other sentence's translation."""
     flagged: list[int] = []
+    keys = [[SentenceKeys.of(reference.tokens) for reference in pair.references] for pair in pairs]
     for position, pair in enumerate(pairs):
-        for index, reference in enumerate(pair.references):
-            found, judged = translated_share(pair.source.tokens, reference.tokens, lexicon)
+        for index in range(len(pair.references)):
+            found, judged = translated_share(pair.source.tokens, keys[position][index], lexicon)
             if judged < MIN_CONTENT_WORDS:
                 continue
             own = found / judged
             window = range(max(0, position - SHIFT_WINDOW), min(len(pairs), position + SHIFT_WINDOW + 1))
             best = max(
                 (
-                    translated_share(pair.source.tokens, pairs[other].references[index].tokens, lexicon)[0] / judged
+                    translated_share(pair.source.tokens, keys[other][index], lexicon)[0] / judged
                     for other in window
                     if other != position and index < len(pairs[other].references)
                 ),

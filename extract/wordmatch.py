@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from checkpoints.model import Token
@@ -55,3 +57,48 @@ def same_word(source: Token, target: Token) -> bool:
     if source_number is not None and source_number == number_key(target.form):
         return True
     return (source.upos == "PROPN" or target.upos == "PROPN") and name_key(source.form) == name_key(target.form)
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceKeys:
+    """What :func:`same_word` and dictionary look-ups compare, for every word of a sentence at once.
+
+    Asking "does any word of this sentence translate that one?" word pair by
+    word pair costs a million comparisons over a corpus; with the sentence's
+    keys in sets it costs a few look-ups per source word.
+    """
+
+    words: frozenset[str]
+    """Lower-cased forms and lemmas."""
+    forms: frozenset[str]
+    """Lower-cased forms."""
+    numbers: frozenset[str]
+    names: frozenset[str]
+    """:func:`name_key` of every word."""
+    proper_names: frozenset[str]
+    """:func:`name_key` of the proper nouns."""
+
+    @classmethod
+    def of(cls, tokens: Iterable[Token]) -> SentenceKeys:
+        tokens = list(tokens)
+        forms = {token.form.lower() for token in tokens}
+        lemmas = {token.lemma.lower() for token in tokens if token.lemma != "_"}
+        numbers = {key for token in tokens if (key := number_key(token.form)) is not None}
+        return cls(
+            words=frozenset(forms | lemmas),
+            forms=frozenset(forms),
+            numbers=frozenset(numbers),
+            names=frozenset(name_key(token.form) for token in tokens),
+            proper_names=frozenset(name_key(token.form) for token in tokens if token.upos == "PROPN"),
+        )
+
+
+def same_word_in(source: Token, keys: SentenceKeys) -> bool:
+    """True when some word of the sentence ``keys`` describes matches ``source`` by :func:`same_word`."""
+    if source.form.lower() in keys.forms:
+        return True
+    number = number_key(source.form)
+    if number is not None and number in keys.numbers:
+        return True
+    name = name_key(source.form)
+    return name in (keys.names if source.upos == "PROPN" else keys.proper_names)

@@ -226,3 +226,31 @@ def test_unknown_taxonomy_makes_user_categories(tmp_path: Path) -> None:
     data = read_suite_xml(path, resolve)
     assert data.user_categories == {"Noun", "Preposition phrase"}
     assert data.category("Preposition phrase").level is Level.WORD
+
+
+def test_deleting_a_suite_leaves_the_others_whole(tmp_path: Path, run_cli, demo_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """The demo suite (with two evaluated systems and a comparison) is deleted table by table;
+    a second suite in the same database keeps every row."""
+    from checkpoints.db import models
+    from checkpoints.db.repo import delete_suite
+
+    db = tmp_path / "two.db"
+    assert run_cli("demo", "--db", db, "--samples", "10")[0] == 0
+    engine = open_engine(db)
+    with transaction(engine) as session:
+        store_suite(session, sample_suite())
+    tables = [models.Pair, models.SentenceRow, models.AlignmentRow, models.CategoryRow, models.CheckpointRow,
+              models.CheckpointReferenceRow, models.SystemRow, models.RunRow, models.TranslationRow,
+              models.CheckpointResultRow, models.CategoryResultRow]
+    with transaction(engine) as session:
+        before = {t.__tablename__: session.scalar(select(func.count()).select_from(t)) for t in tables}
+        sample = load_suite(session, "sample")
+    with transaction(engine) as session:
+        delete_suite(session, "pud-en-es-demo")
+    with transaction(engine) as session:
+        after = {t.__tablename__: session.scalar(select(func.count()).select_from(t)) for t in tables}
+        assert load_suite(session, "sample") == sample
+        assert session.scalar(select(func.count(Suite.id))) == 1
+    engine.dispose()
+    assert before["checkpoint_result"] > 0 and after["checkpoint_result"] == 0 and after["run"] == 0
+    assert after["pair"] == len(sample.pairs) and after["checkpoint"] == len(sample.checkpoints)
