@@ -1,6 +1,6 @@
-"""Regenerate the dictionary excerpts in this folder from installed copies (not run by the tests).
+"""Regenerate the dictionary excerpts in tests/data/dictionaries/ from installed copies.
 
-    python tests/data/dictionaries/make_excerpts.py \
+    python scripts/make_dictionary_excerpts.py \
         /usr/share/dictd/freedict-eng-spa.index CEDICT_FILE
 
 The FreeDict excerpt keeps the selected index lines in their order, copies
@@ -18,7 +18,7 @@ import sys
 import zlib
 from pathlib import Path
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[1] / "tests" / "data" / "dictionaries"
 BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 CHUNK_LENGTH = 256
 
