@@ -59,13 +59,15 @@ TRANSLATED_AS: dict[str, frozenset[str]] = {
 }
 
 NOT_ONLY: dict[str, frozenset[str]] = {
-    **dict.fromkeys(("NOUN", "PROPN", "ADJ"), frozenset({"DET", "ADP", "CCONJ", "SCONJ", "PART", "PUNCT"})),
+    **dict.fromkeys(("NOUN", "PROPN"), frozenset({"DET", "ADP", "CCONJ", "SCONJ", "PART", "PUNCT", "AUX"})),
+    "ADJ": frozenset({"DET", "ADP", "CCONJ", "SCONJ", "PART", "PUNCT"}),
     "VERB": frozenset({"DET", "CCONJ", "SCONJ", "PART", "PUNCT"}),
 }
 """Open classes and the parts of speech that alone never translate them: a noun or
-an adjective linked only to prepositions and articles ("tide" → "en de"), a verb
-linked only to an article or the infinitive's "to" (看 → "the") has lost its
-translation. A verb may become a preposition ("following" → "tras")."""
+an adjective linked only to prepositions and articles ("tide" → "en de"), a noun
+linked only to an auxiliary (次 → "was"), a verb linked only to an article or the
+infinitive's "to" (看 → "the") has lost its translation. A verb may become a
+preposition ("following" → "tras"), an adjective a modal ("able" → "can")."""
 """Source part of speech → the parts of speech that can translate it (Universal POS).
 
 Only closed classes are listed: a pronoun is a pronoun, a determiner, a noun

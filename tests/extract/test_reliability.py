@@ -147,3 +147,20 @@ def test_the_build_counts_every_filter(run_cli, tmp_path: Path, demo_dir: Path, 
         # every phrase or clause that holds "first" or "steel" (unsure links) is left out
         assert skipped["alignment not confirmed"] == {"Noun phrase": 2, "Verb phrase": 1, "Noun clause": 1}
     assert suite.options["pos_filter"] is ("--no-pos-filter" not in turned_off)
+
+
+def test_a_real_dictionary_judges_the_frequent_wrong_links(demo_dir: Path, data_dir: Path) -> None:
+    """The issue's zh→en examples: pair 72 於 → "the" and pair 9 次 → "was" got DM 1.0 from a lexicon
+    estimated from the same alignments. CC-CEDICT knows neither as a translation (DM at its floor),
+    and the part-of-speech filter drops both links outright."""
+    from checkpoints.extract.dm import DM_FLOOR, dictionary_matching_degree
+
+    chinese = read_conllu(data_dir / "taxonomy" / "zh_pud-ud-test.conllu.gz", "zh")
+    english = read_conllu(demo_dir / "en_pud.conllu.gz", "en")
+    cedict = read_dictionaries(["cedict"], "zh", "en", {"於", "次"})
+    for number, source, target in ((72, 12, 18), (9, 1, 2)):
+        word, wrong = chinese[number - 1].tokens[source], english[number - 1].tokens[target]
+        assert (word.form, wrong.form) in {("於", "the"), ("次", "was")}
+        assert cedict.knows(word) and not cedict.supports(word, wrong)
+        assert dictionary_matching_degree([word], [wrong], cedict) == DM_FLOOR
+        assert cannot_translate(word, [wrong])  # ADP → DET, NOUN → AUX
