@@ -20,8 +20,10 @@ and, over the gold pairs,
 
 The suites are built the way the README recommends, with the real command
 (``checkpoints build ... --aligner eflomal --dictionary ...``): English→Spanish
-from the bundled gold-parsed PUD sample and its dictionaries, Chinese→English
-from the Chinese PUD (tests/data) with CC-CEDICT. eflomal samples at random,
+from the bundled gold-parsed PUD sample with the bundled FreeDict and Apertium
+dictionaries (``--dictionary freedict-eng-spa --dictionary apertium-eng-spa``),
+Chinese→English from the Chinese PUD (tests/data) with CC-CEDICT
+(``--dictionary cedict``). eflomal samples at random,
 so each build differs a little; ``--repeat`` builds several times and prints
 every figure as mean (min–max).
 
@@ -74,7 +76,7 @@ class PairConfig:
 CONFIGS = {
     "en-es": PairConfig(
         "en", "es", DEMO / "en_pud.conllu.gz", DEMO / "es_pud.conllu.gz", "en-es.dev.pharaoh",
-        (str(DEMO / "freedict-eng-spa.index"), str(DEMO / "apertium-eng-spa.tsv")),
+        ("freedict-eng-spa", "apertium-eng-spa"),
     ),
     "zh-en": PairConfig(
         "zh", "en", DATA / "taxonomy" / "zh_pud-ud-test.conllu.gz", DEMO / "en_pud.conllu.gz", "zh-en.dev.pharaoh",

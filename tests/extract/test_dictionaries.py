@@ -404,3 +404,20 @@ def test_build_with_the_named_cedict(run_cli, tmp_path: Path) -> None:  # type: 
     assert found[("Pronoun", (0,))] == 1.0  # they → 他們
     assert found[("Verb", (1,))] == 1.0  # oppose → 反對
     assert found[("Noun", (3,))] == 0.1  # building → 房子, 大樓, ... but not 建立
+
+
+def test_bundled_english_spanish_dictionaries_by_name() -> None:
+    """`--dictionary freedict-eng-spa` and `apertium-eng-spa` name the demo's bundled dictionaries."""
+    from checkpoints.extract.dictionary import (
+        dictionary_path,
+        is_named_dictionary,
+        read_dictionaries,
+    )
+    from checkpoints.model import Token
+
+    assert is_named_dictionary("freedict-eng-spa") and is_named_dictionary("apertium-eng-spa")
+    assert dictionary_path("freedict-eng-spa").name == "freedict-eng-spa.index"
+    lexicon = read_dictionaries(["freedict-eng-spa", "apertium-eng-spa"], "en", "es", {"house", "historic"})
+    assert lexicon.describe() == "freedict:freedict-eng-spa.index + tsv:apertium-eng-spa.tsv"
+    assert "casa" in lexicon.translations(Token(form="house", lemma="house"))
+    assert "histórico" in lexicon.translations(Token(form="historic", lemma="historic"))  # only Apertium has it
