@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from checkpoints.cli.common import check_format, emit, progress_bar, quiet_libraries, stderr_console
+from checkpoints.cli.common import (
+    check_format,
+    emit,
+    progress_bar,
+    quiet_libraries,
+    stage_progress,
+    stderr_console,
+)
 
 EXAMPLES = """
 Aligns a parallel corpus exactly as `checkpoints build` would (same aligner,
@@ -87,12 +93,7 @@ def align(
         if path is not None and not path.is_file():
             raise InputError(path, None, "no such file")
     with progress_bar() as bar:
-
-        def progress(description: str, total: int) -> Callable[[int], None]:
-            task = bar.add_task(description, total=total)
-            return lambda n: bar.advance(task, n)
-
-        corpus = align_pairs(request, progress)
+        corpus = align_pairs(request, stage_progress(bar))
     alignments = [pair.alignments[0] for pair in corpus.pairs]
     if output is not None:
         write_pharaoh(output, alignments, mark_unsure=mark_unsure)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,6 +12,7 @@ from rich.table import Table
 from checkpoints.cli.common import (
     progress_bar,
     quiet_libraries,
+    stage_progress,
     stderr_console,
     stdout_console,
     store_new_suite,
@@ -85,12 +85,7 @@ def build(
     )
     started = time.perf_counter()
     with progress_bar() as bar:
-
-        def progress(description: str, total: int) -> Callable[[int], None]:
-            task = bar.add_task(description, total=total)
-            return lambda n: bar.advance(task, n)
-
-        result = build_suite(request, progress)
+        result = build_suite(request, stage_progress(bar))
         store_new_suite(db, result.suite)
     elapsed = time.perf_counter() - started
     print_summary(result.suite.name, result.summary, result.suite, db, elapsed)

@@ -6,7 +6,7 @@ import io
 import logging
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
@@ -56,6 +56,16 @@ def progress_bar() -> Iterator[Progress]:
     )
     with progress:
         yield progress
+
+
+def stage_progress(bar: Progress) -> Callable[[str, int], Callable[[int], None]]:
+    """The library's ``progress(description, total) -> advance(n)`` callback, drawn on ``bar``."""
+
+    def progress(description: str, total: int) -> Callable[[int], None]:
+        task = bar.add_task(description, total=total)
+        return lambda n: bar.advance(task, n)
+
+    return progress
 
 
 def track(items: Sequence[T] | Iterable[T], description: str, total: int | None = None) -> Iterator[T]:
