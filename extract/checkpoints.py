@@ -2,10 +2,12 @@
 
 For every check-point the taxonomy finds in a source sentence:
 
-* word and phrase categories take, per reference translation, the reference
-  words aligned to the check-point's source words, in reference order, with
-  ``*`` wherever the aligned words skip some (§5's non-consecutive
-  check-points); a reference with no aligned word gives no reference;
+* categories with aligned references (word and phrase categories, and the
+  built-in clauses) take, per reference translation, the reference words
+  aligned to the check-point's source words, written in surface tokens
+  (:mod:`checkpoints.extract.surface`) with ``*`` wherever they skip some
+  (§5's non-consecutive check-points); a reference with no aligned word
+  gives no reference;
 * categories whose taxonomy entry says ``reference="sentence"`` (by default
   the sentence-level ones; the built-in clause categories say ``aligned``),
   and any check-point that spans its whole sentence, take the whole reference
@@ -13,7 +15,11 @@ For every check-point the taxonomy finds in a source sentence:
 * each alignment-derived reference is weighted by its dictionary matching
   degree DM (formula 1, :mod:`checkpoints.extract.dm`);
 * phrase check-points pass the noise filter (:mod:`checkpoints.extract.noise`)
-  when it is on.
+  when it is on, and references the reliability filters
+  (:mod:`checkpoints.extract.reliability`) reject are dropped: links of
+  parts of speech that cannot translate the word, phrases and clauses on
+  links the aligner is unsure of, unsure references below ``min_dm``; the
+  check-points of pairs found not to be parallel are skipped whole.
 
 A check-point left with no reference at all is not stored; the summary counts
 it, per category and reason.
