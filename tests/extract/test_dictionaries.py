@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from cli.test_build import ZH_REFERENCE  # the Table 3 reference, shared with the build tests
 
 from checkpoints.errors import InputError
 from checkpoints.extract.cedict import clean_gloss
@@ -372,13 +373,6 @@ def test_dm_takes_the_words_of_translations_and_the_largest_matching() -> None:
 
 # --- end to end ----------------------------------------------------------------------------
 
-ZH_REFERENCE = """# text = 他們反對建立儲備金。
-1\t他們\t他\tPRON\tPRP\t_\t2\tnsubj\t_\tSpaceAfter=No
-2\t反對\t反對\tVERB\tVV\t_\t0\troot\t_\tSpaceAfter=No
-3\t建立\t建立\tVERB\tVV\t_\t2\tccomp\t_\tSpaceAfter=No
-4\t儲備金\t儲備金\tNOUN\tNN\t_\t3\tobj\t_\tSpaceAfter=No
-5\t。\t。\tPUNCT\t.\t_\t2\tpunct\t_\t_
-"""
 
 
 def test_build_with_the_named_cedict(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
