@@ -25,9 +25,9 @@ import time
 from importlib import resources
 from pathlib import Path
 
-from checkpoints.api import BuildRequest, align_pairs, build_suite_from
 from checkpoints.cli.common import store_new_suite
 from checkpoints.gcpause import paused_gc
+from checkpoints.service.build import BuildRequest, align_pairs, build_suite_from
 
 DEMO = Path(str(resources.files("checkpoints"))) / "data" / "demo"
 

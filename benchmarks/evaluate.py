@@ -141,7 +141,7 @@ def run_demo(samples: int, seed: int) -> None:
     """The bundled demo suite (PUD en→es) with its two real Apertium systems."""
     from importlib import resources
 
-    from checkpoints.api import BuildRequest, build_suite
+    from checkpoints.service.build import BuildRequest, build_suite
 
     clock = Clock()
     folder = Path(str(resources.files("checkpoints"))) / "data" / "demo"

@@ -47,3 +47,11 @@ class SuiteError(CheckpointsError, LookupError):
 
 class UsageError(CheckpointsError, ValueError):
     """Options that contradict each other or are out of range (exit code 2)."""
+
+
+class StoreError(CheckpointsError, OSError):
+    """A database that cannot be opened, is not a checkpoints store, or has another schema."""
+
+
+class OutputError(CheckpointsError, OSError):
+    """An output file that cannot be written (missing folder, no permission, a directory)."""

@@ -3,15 +3,92 @@
 A report is only comparable with another when both were made from the same
 suite, taxonomy, parser, aligner, tokenizer, matching mode and resampling; the
 signature says all of that in one line, with the package version last.
+
+:class:`Signature` is the one type every report uses (check-point runs,
+comparisons, metrics, meta-evaluation): an ordered mapping of fields that is
+extended or overridden with :meth:`Signature.with_fields` and rendered once by
+:meth:`Signature.format`, never patched as a string.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from checkpoints import __version__
-from checkpoints.model import SuiteData
+
+if TYPE_CHECKING:
+    from checkpoints.model import SuiteData
+
+
+class Signature(Mapping[str, object]):
+    """An ordered, immutable set of ``key:value`` fields; ``version`` always comes last."""
+
+    __slots__ = ("_fields",)
+
+    def __init__(self, fields: Mapping[str, object] | None = None, /, **more: object) -> None:
+        merged: dict[str, object] = {}
+        for source in (fields or {}), more:
+            for key, value in source.items():
+                merged.pop(key, None)
+                merged[key] = value
+        self._fields = {key: value for key, value in merged.items() if value is not None and key != "version"}
+
+    def with_fields(self, fields: Mapping[str, object] | None = None, /, **more: object) -> Signature:
+        """A copy with fields added or replaced in place (``None`` removes a field)."""
+        merged = dict(self._fields)
+        for source in (fields or {}), more:
+            for key, value in source.items():
+                if value is None:
+                    merged.pop(key, None)
+                else:
+                    merged[key] = value
+        return Signature(merged)
+
+    def __add__(self, other: Mapping[str, object]) -> Signature:
+        """Concatenation: this signature's fields, then ``other``'s new ones."""
+        return self.with_fields(other)
+
+    def format(self) -> str:
+        parts = [f"{key}:{value}" for key, value in self._fields.items()]
+        parts.append(f"version:{__version__}")
+        return "|".join(parts)
+
+    @classmethod
+    def parse(cls, text: str) -> Signature:
+        """The fields of a formatted signature (the version is dropped: it is always the current one)."""
+        fields: dict[str, object] = {}
+        for part in text.split("|"):
+            key, sep, value = part.partition(":")
+            if sep:
+                fields[key] = value
+        return cls(fields)
+
+    def __getitem__(self, key: str) -> object:
+        return self._fields[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._fields)
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return f"Signature({self.format()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Signature):
+            return self._fields == other._fields
+        if isinstance(other, str):
+            return self.format() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.format())
 
 
 def suite_hash(data: SuiteData) -> str:
@@ -37,18 +114,12 @@ def suite_hash(data: SuiteData) -> str:
     return digest.hexdigest()[:12]
 
 
-def format_signature(fields: Mapping[str, object]) -> str:
-    parts = [f"{key}:{value}" for key, value in fields.items() if value is not None and key != "version"]
-    parts.append(f"version:{__version__}")
-    return "|".join(parts)
-
-
-def suite_signature_fields(data: SuiteData) -> dict[str, object]:
+def suite_signature(data: SuiteData) -> Signature:
     """The build half of a check-point report's signature."""
     options = data.options
-    return {
-        "suite": options.get("content_hash") or suite_hash(data),
-        "taxonomy": f"{data.taxonomy}@{data.taxonomy_version}",
-        "parser": options.get("parser", "unknown" if "imported_from" not in options else "imported"),
-        "aligner": options.get("aligner", "unknown" if "imported_from" not in options else "imported"),
-    }
+    return Signature(
+        suite=options.get("content_hash") or suite_hash(data),
+        taxonomy=f"{data.taxonomy}@{data.taxonomy_version}",
+        parser=options.get("parser", "unknown" if "imported_from" not in options else "imported"),
+        aligner=options.get("aligner", "unknown" if "imported_from" not in options else "imported"),
+    )

@@ -388,11 +388,17 @@ def store_system_results(
         )
 
 
-def latest_results(session: Session, suite_id: int, system: str) -> SystemResults:
-    """The system's results from the most recent evaluation run that scored it."""
+def latest_results(session: Session, suite_id: int, system: str, run_id: int | None = None) -> SystemResults:
+    """The system's results from evaluation run ``run_id``, or from the most recent run that scored it."""
     row = session.scalar(select(SystemRow).where(SystemRow.suite_id == suite_id, SystemRow.name == system))
-    run_id = None
-    if row is not None:
+    if row is not None and run_id is not None:
+        scored = session.scalar(
+            select(TranslationRow.run_id).where(TranslationRow.run_id == run_id, TranslationRow.system_id == row.id).limit(1)
+        )
+        if scored is None:
+            runs = ", ".join(map(str, evaluation_runs(session, row.id))) or "none"
+            raise SuiteError(f"run {run_id} did not evaluate system {system!r} (its runs: {runs})")
+    elif row is not None:
         run_id = session.scalar(
             select(func.max(TranslationRow.run_id)).where(TranslationRow.system_id == row.id)
         )
@@ -432,6 +438,15 @@ def latest_results(session: Session, suite_id: int, system: str) -> SystemResult
         ).all()
     }
     return SystemResults(run_id, dict(run.options or {}), translations, lengths, checkpoints)
+
+
+def evaluation_runs(session: Session, system_id: int) -> list[int]:
+    """Ids of the evaluation runs that scored a system, oldest first."""
+    return list(
+        session.scalars(
+            select(TranslationRow.run_id).where(TranslationRow.system_id == system_id).distinct().order_by(TranslationRow.run_id)
+        )
+    )
 
 
 def evaluated_systems(session: Session, suite_id: int) -> list[str]:

@@ -46,9 +46,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from checkpoints.api import BuildRequest, align_pairs
 from checkpoints.io.conllu import read_conllu
 from checkpoints.io.pharaoh import write_pharaoh
+from checkpoints.service.build import BuildRequest, align_pairs
 
 DEMO = Path(__file__).resolve().parents[1] / "checkpoints" / "data" / "demo"
 APERTIUM = Path("/usr/share/apertium/apertium-eng-spa")

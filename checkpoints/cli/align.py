@@ -64,10 +64,10 @@ def align(
     output_format: Annotated[str, typer.Option("--format", help="How --gold figures are printed: table or json.")] = "table",
     stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", help="Directory of stanza models (default: stanza's).")] = None,
 ) -> None:
-    from checkpoints.api import BuildRequest, align_pairs
     from checkpoints.errors import InputError, UsageError
     from checkpoints.extract.align_quality import alignment_quality, read_gold, read_pair_numbers
     from checkpoints.io.pharaoh import format_pharaoh, write_pharaoh
+    from checkpoints.service.build import BuildRequest, align_pairs
 
     quiet_libraries()
     check_format(output_format, ("table", "json"))

@@ -59,7 +59,7 @@ def build(
     confirm: Annotated[bool, typer.Option("--confirm/--no-confirm", help="Keep phrase and clause references only when the aligner is sure of every link.")] = True,
     stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", help="Directory of stanza models (default: stanza's).")] = None,
 ) -> None:
-    from checkpoints.api import BuildRequest, build_suite
+    from checkpoints.service.build import BuildRequest, build_suite
     quiet_libraries()
     request = BuildRequest(
         source_lang=src_lang,

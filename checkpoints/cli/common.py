@@ -22,6 +22,7 @@ from rich.progress import (
 )
 
 from checkpoints.errors import UsageError
+from checkpoints.io.files import write_atomic
 
 T = TypeVar("T")
 
@@ -88,6 +89,19 @@ def parse_named_files(values: Sequence[str], option: str) -> list[tuple[str, Pat
     return result
 
 
+def parse_runs(values: Sequence[str]) -> dict[str, int]:
+    """``NAME=ID`` pairs choosing a stored run per system."""
+    runs: dict[str, int] = {}
+    for value in values:
+        name, sep, number = value.partition("=")
+        if not sep or not name or not number.strip().isdigit():
+            raise UsageError(f"--run {value!r}: expected NAME=ID, the id of a stored evaluation run")
+        if name in runs:
+            raise UsageError(f"--run: system {name!r} given twice")
+        runs[name] = int(number)
+    return runs
+
+
 def quiet_libraries() -> None:
     """stanza attaches its own handler at import; keep its chatter out of our output."""
     for name in ("stanza", "transformers", "simalign", "simalign.simalign", "urllib3", "huggingface_hub"):
@@ -137,9 +151,7 @@ def emit(content: object, output: Path | None) -> None:
         console = Console(file=io.StringIO(), width=160, no_color=True, highlight=False)
         console.print(content)
         text = console.file.getvalue()  # type: ignore[attr-defined]
-    partial = output.with_name(f".{output.name}.partial")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(output)
+    write_atomic(output, text)
 
 
 def check_format(value: str, allowed: tuple[str, ...]) -> None:

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from checkpoints.cli.common import check_format, emit, quiet_libraries, stderr_console
+from checkpoints.io.files import check_writable
 
 EXAMPLES = """
 Resamples the stored per-check-point statistics of each system's latest
@@ -23,8 +24,10 @@ Examples:
 
   checkpoints compare --db pud.db --system direct --system pivot
 
-  checkpoints compare --db pud.db --baseline base --system base --system new=new.es \\
+  checkpoints compare --db pud.db --baseline base --system new=new.es \\
       --samples 2000 --method ar --correction bh --format json
+
+  checkpoints compare --db pud.db --system direct --system pivot --run direct=3
 """
 
 
@@ -33,8 +36,8 @@ def register(app: typer.Typer) -> None:
 
 
 def compare(
-    db: Annotated[Path, typer.Option("--db", help="The suite database.")],
-    system: Annotated[list[str], typer.Option("--system", help="A system evaluated before (NAME), or NAME=FILE to evaluate it now; repeat.")],
+    db: Annotated[str, typer.Option("--db", help="The suite database: an SQLite file or an SQLAlchemy URL.")],
+    system: Annotated[list[str], typer.Option("--system", help="A system evaluated before (NAME), or NAME=FILE to evaluate it now; repeat. The baseline counts as one.")],
     baseline: Annotated[str | None, typer.Option("--baseline", help="Compare every other system with this one only.")] = None,
     samples: Annotated[int, typer.Option("--samples", help="Resamples (bootstrap) or trials (ar).")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Random seed: the same seed gives the same resamples.")] = 12345,
@@ -48,21 +51,15 @@ def compare(
     output_format: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to this file instead of stdout.")] = None,
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
+    run: Annotated[list[str] | None, typer.Option("--run", help="NAME=ID: compare this stored evaluation run of a system instead of its latest; repeat.")] = None,
+    no_store: Annotated[bool, typer.Option("--no-store", help="Do not keep the comparison as a run (read-only databases are detected by themselves).")] = False,
 ) -> None:
-    from checkpoints.cli.common import parse_named_files
-    from checkpoints.db.session import open_engine
+    from checkpoints.cli.common import parse_named_files, parse_runs
     from checkpoints.errors import UsageError
     from checkpoints.evaluate.matching import parse_max_order
     from checkpoints.evaluate.resample import Method, ResampleSpec
-    from checkpoints.evaluation import (
-        compare_evaluation,
-        comparison_json,
-        evaluate_systems,
-        resolution_warning,
-        store_comparison,
-        stored_evaluation,
-    )
     from checkpoints.report.checkpoint_reports import comparison_csv, comparison_tables
+    from checkpoints.service.compare import compare_systems
 
     quiet_libraries()
     check_format(output_format, ("table", "json", "csv"))
@@ -70,32 +67,22 @@ def compare(
         raise UsageError(f"--method {method!r}: choose bootstrap or ar")
     if not 0 < alpha < 1:
         raise UsageError(f"--alpha must be between 0 and 1, not {alpha}")
-    names = [value.partition("=")[0] for value in system]
-    if len(set(names)) != len(names):
-        raise UsageError("--system: a system is named twice")
-    if len(names) < 2:
-        raise UsageError("compare needs at least two --system")
-    spec = ResampleSpec(Method(method), samples, seed)
-    engine = open_engine(db, create=False)
-    try:
-        to_evaluate = parse_named_files([value for value in system if "=" in value], "--system")
-        if to_evaluate:
-            evaluate_systems(
-                engine, to_evaluate, suite_name=suite, match=match, tokenize=tokenize,
-                max_order=parse_max_order(max_order),
-            )
-        evaluation = stored_evaluation(engine, names, suite_name=suite)
-        comparison = compare_evaluation(
-            evaluation, spec=spec, correction=correction, baseline=baseline, min_checkpoints=min_checkpoints, alpha=alpha
-        )
-        report = comparison_json(comparison, evaluation)
-        warning = resolution_warning(comparison)
-        if warning:
-            report["warning"] = warning
-            stderr_console().print(f"warning: {warning}")
-        store_comparison(engine, evaluation, comparison, report)
-    finally:
-        engine.dispose()
+    if samples < 1:
+        raise UsageError(f"--samples must be at least 1, not {samples}")
+    if output is not None:
+        check_writable(output)
+    systems: list[str | tuple[str, Path]] = [
+        value if "=" not in value else parse_named_files([value], "--system")[0] for value in system
+    ]
+    result = compare_systems(
+        db, systems, baseline=baseline, suite_name=suite, runs=parse_runs(run or []),
+        spec=ResampleSpec(Method(method), samples, seed), correction=correction, alpha=alpha,
+        min_checkpoints=min_checkpoints, match=match, tokenize=tokenize, max_order=parse_max_order(max_order),
+        keep=not no_store,
+    )
+    comparison, evaluation, report = result.comparison, result.evaluation, result.report
+    if result.warning:
+        stderr_console().print(f"warning: {result.warning}")
     if output_format == "json":
         emit(json.dumps(report, ensure_ascii=False, indent=2) + "\n", output)
     elif output_format == "csv":

@@ -40,20 +40,14 @@ def demo(
     db: Annotated[Path | None, typer.Option("--db", help="Database to build the demo suite in (default: a file in the system's temporary folder).")] = None,
     samples: Annotated[int, typer.Option("--samples", help="Bootstrap resamples for the comparison.")] = 1000,
 ) -> None:
-    from checkpoints.api import BuildRequest, build_suite
     from checkpoints.cli.build import print_summary
     from checkpoints.cli.common import store_new_suite
     from checkpoints.db.repo import delete_suite, suite_names
     from checkpoints.db.session import open_engine, transaction
     from checkpoints.evaluate.resample import ResampleSpec
-    from checkpoints.evaluation import (
-        compare_evaluation,
-        comparison_json,
-        evaluate_systems,
-        resolution_warning,
-        store_comparison,
-    )
     from checkpoints.report.checkpoint_reports import comparison_tables, evaluation_table
+    from checkpoints.service.build import BuildRequest, build_suite
+    from checkpoints.service.compare import compare_systems
 
     quiet_libraries()
     database = db if db is not None else Path(tempfile.gettempdir()) / "checkpoints-demo.db"
@@ -80,19 +74,14 @@ def demo(
         store_new_suite(database, result.suite)
         print_summary(DEMO_SUITE, result.summary, result.suite, database, time.perf_counter() - started)
         systems = [(name, folder / f"{name}.es.txt") for name in SYSTEMS]
-        engine = open_engine(database)
-        try:
-            evaluation = evaluate_systems(engine, systems, suite_name=DEMO_SUITE)
-            comparison = compare_evaluation(
-                evaluation, spec=ResampleSpec(samples=samples), correction="holm", baseline="direct", min_checkpoints=30
-            )
-            store_comparison(engine, evaluation, comparison, comparison_json(comparison, evaluation))
-            warning = resolution_warning(comparison)
-        finally:
-            engine.dispose()
+        result = compare_systems(
+            database, systems, baseline="direct", suite_name=DEMO_SUITE, spec=ResampleSpec(samples=samples),
+            correction="holm", min_checkpoints=30,
+        )
+        evaluation, comparison = result.evaluation, result.comparison
         emit(Group(evaluation_table(evaluation), *comparison_tables(comparison, evaluation)), None)
-        if warning:
-            stderr_console().print(f"warning: {warning}")
+        if result.warning:
+            stderr_console().print(f"warning: {result.warning}")
         outputs = {name: path for name, path in systems}
     console = stdout_console()
     console.print(f"\nDone in {time.perf_counter() - started:.1f}s. Explore further:\n")

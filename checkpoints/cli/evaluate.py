@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
 
 
 def evaluate(
-    db: Annotated[Path, typer.Option("--db", help="The suite database.")],
+    db: Annotated[str, typer.Option("--db", help="The suite database: an SQLite file or an SQLAlchemy URL.")],
     system: Annotated[list[str], typer.Option("--system", help="NAME=FILE: a system's translations, one line per sentence pair; repeat.")],
     match: Annotated[str, typer.Option("--match", help="n-gram matching: normal, lower or stem (Snowball stemmer of the target language).")] = "normal",
     category: Annotated[list[str] | None, typer.Option("--category", help="Evaluate only this category; repeat for several.")] = None,
@@ -51,22 +51,21 @@ def evaluate(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to this file instead of stdout.")] = None,
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
 ) -> None:
-    from checkpoints.db.session import open_engine
     from checkpoints.evaluate.matching import parse_max_order
-    from checkpoints.evaluation import evaluate_systems, evaluation_json
+    from checkpoints.io.files import check_writable
+    from checkpoints.report.checkpoint_json import evaluation_json
     from checkpoints.report.checkpoint_reports import evaluation_csv, evaluation_table
+    from checkpoints.service.evaluate import evaluate_systems
 
     quiet_libraries()
     check_format(output_format, ("table", "json", "csv"))
     systems = parse_named_files(system, "--system")
-    engine = open_engine(db, create=False)
-    try:
-        evaluation = evaluate_systems(
-            engine, systems, suite_name=suite, match=match, tokenize=tokenize, categories=category,
-            max_order=parse_max_order(max_order),
-        )
-    finally:
-        engine.dispose()
+    if output is not None:
+        check_writable(output)
+    evaluation = evaluate_systems(
+        db, systems, suite_name=suite, match=match, tokenize=tokenize, categories=category,
+        max_order=parse_max_order(max_order),
+    )
     if output_format == "json":
         emit(json.dumps(evaluation_json(evaluation), ensure_ascii=False, indent=2) + "\n", output)
     elif output_format == "csv":

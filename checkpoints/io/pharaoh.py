@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from checkpoints.errors import InputError
+from checkpoints.io.files import write_atomic
 from checkpoints.io.lines import read_lines
 from checkpoints.model import Alignment
 
@@ -73,7 +74,4 @@ def format_pharaoh(alignment: Alignment, *, mark_unsure: bool = False) -> str:
 
 def write_pharaoh(path: str | Path, alignments: Sequence[Alignment], *, mark_unsure: bool = False) -> None:
     """Write the alignments to ``path`` atomically (a half-written file never replaces a good one)."""
-    target = Path(path)
-    partial = target.with_name(f".{target.name}.partial")
-    partial.write_text("".join(format_pharaoh(a, mark_unsure=mark_unsure) + "\n" for a in alignments), encoding="utf-8")
-    partial.replace(target)
+    write_atomic(path, "".join(format_pharaoh(a, mark_unsure=mark_unsure) + "\n" for a in alignments))

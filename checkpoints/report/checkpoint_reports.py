@@ -16,8 +16,8 @@ from rich.text import Text
 
 from checkpoints.evaluate.compare import Comparison, ScopeComparison
 from checkpoints.evaluate.scoring import Scope, ScopeKind, ScopeScore
-from checkpoints.evaluation import Evaluation
 from checkpoints.model import Level
+from checkpoints.service.evaluate import Evaluation
 
 GROUP_TITLES = {Level.WORD: "WORDS", Level.PHRASE: "PHRASES", Level.SENTENCE: "SENTENCES"}
 

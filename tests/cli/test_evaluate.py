@@ -165,12 +165,13 @@ def test_compare_errors(run_cli, table8: dict[str, Path]) -> None:  # type: igno
     assert code == 1
     assert err.startswith("checkpoints: error: system 'Z' has not been evaluated on this suite (evaluated: A)")
     code, _out, err = run_cli("compare", "--db", table8["db"], "--system", "A")
-    assert (code, err) == (2, "checkpoints: error: compare needs at least two --system\n")
+    assert (code, err) == (2, "checkpoints: error: a comparison needs at least two systems (the baseline counts as one)\n")
     code, _out, err = run_cli("compare", "--db", table8["db"], "--system", "A", "--system", f"B={table8['b']}",
                               "--baseline", "C")
-    assert code == 2 and "--baseline 'C' is not one of the compared systems" in err
+    # the baseline counts as a system, so an unknown one is a system never evaluated
+    assert code == 1 and "system 'C' has not been evaluated on this suite" in err
     code, _out, err = run_cli("compare", "--db", table8["db"], "--system", "A", "--system", "A")
-    assert (code, err) == (2, "checkpoints: error: --system: a system is named twice\n")
+    assert (code, err) == (2, "checkpoints: error: a system is named twice\n")
     code, _out, err = run_cli("compare", "--db", table8["db"], "--system", "A", "--system", "B", "--method", "t-test")
     assert (code, err) == (2, "checkpoints: error: --method 't-test': choose bootstrap or ar\n")
 
@@ -220,6 +221,6 @@ def test_demo_runs_offline_and_compares(run_cli, tmp_path: Path) -> None:  # typ
                              "--format", "json")
     assert code == 0
     expected = ("with 100 samples the smallest p-value is 1/101; after holm over 19 categories no category "
-                "can reach 0.05: use --samples 379 or more")
+                "can reach 0.05: use 379 samples or more")
     assert json.loads(out)["warning"] == expected
     assert " ".join(err.split()) == f"warning: {expected}"

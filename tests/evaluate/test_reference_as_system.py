@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from checkpoints.api import BuildRequest, build_suite
 from checkpoints.evaluate.scoring import CheckpointScorer
 from checkpoints.model import SuiteData
+from checkpoints.service.build import BuildRequest, build_suite
 
 DATA = Path(__file__).parents[1] / "data"
 

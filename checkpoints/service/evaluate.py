@@ -8,13 +8,11 @@ only resamples (no re-matching). One transaction per run.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
-from sqlalchemy import Engine
 
 from checkpoints.db.repo import (
     SystemResults,
@@ -28,15 +26,14 @@ from checkpoints.db.repo import (
 )
 from checkpoints.db.session import transaction
 from checkpoints.errors import InputError, SuiteError, UsageError
-from checkpoints.evaluate.compare import Comparison, compare
 from checkpoints.evaluate.matching import DEFAULT_MAX_ORDER, MatchMode, order_label, parse_max_order
-from checkpoints.evaluate.resample import ResampleSpec
 from checkpoints.evaluate.scoring import CheckpointScorer, SystemReport, SystemScores
-from checkpoints.evaluate.significance import Correction
 from checkpoints.gcpause import paused_gc
 from checkpoints.io.text import read_sentences
 from checkpoints.model import SuiteData
-from checkpoints.signature import format_signature, suite_signature_fields
+from checkpoints.report.checkpoint_json import evaluation_json
+from checkpoints.service.store import Store, engine_for
+from checkpoints.signature import Signature, suite_signature
 
 
 @dataclass(slots=True)
@@ -48,8 +45,9 @@ class Evaluation:
     scores: dict[str, SystemScores]
     reports: dict[str, SystemReport]
     bleu: dict[str, float]
-    signature: str
-    run_id: int | None = None
+    signature: Signature
+    run_ids: dict[str, int] = field(default_factory=dict)
+    """Per system, the stored evaluation run its scores come from."""
 
 
 def read_system_outputs(systems: Sequence[tuple[str, Path]], suite: SuiteData) -> dict[str, list[str]]:
@@ -67,20 +65,18 @@ def read_system_outputs(systems: Sequence[tuple[str, Path]], suite: SuiteData) -
     return outputs
 
 
-def run_signature(suite: SuiteData, scorer: CheckpointScorer, extra: dict[str, object] | None = None) -> str:
-    fields: dict[str, object] = {
-        **suite_signature_fields(suite),
-        "tok": scorer.tokenize,
-        "match": scorer.match.value,
-        "order": order_label(scorer.max_order),
-        "checkpoints": len(scorer.checkpoints),
-    }
-    fields.update(extra or {})
-    return format_signature(fields)
+def run_signature(suite: SuiteData, scorer: CheckpointScorer) -> Signature:
+    """The suite's build signature plus how this run matched (tokenizer, mode, order, size)."""
+    return suite_signature(suite).with_fields(
+        tok=scorer.tokenize,
+        match=scorer.match.value,
+        order=order_label(scorer.max_order),
+        checkpoints=len(scorer.checkpoints),
+    )
 
 
 def evaluate_systems(
-    engine: Engine,
+    store: Store,
     systems: Sequence[tuple[str, Path]],
     *,
     suite_name: str | None = None,
@@ -94,8 +90,8 @@ def evaluate_systems(
     ``max_order`` is the longest n-gram counted per reference (None: every order).
     """
     if not systems:
-        raise UsageError("give at least one --system NAME=FILE")
-    with paused_gc(), transaction(engine) as session:
+        raise UsageError("no system to evaluate: give at least one NAME=FILE")
+    with engine_for(store) as engine, paused_gc(), transaction(engine) as session:
         suite = load_suite(session, suite_name)
         if not suite.checkpoints:
             raise SuiteError(f"suite {suite.name!r} has no check-points: nothing to evaluate")
@@ -114,7 +110,8 @@ def evaluate_systems(
             "categories": list(categories) if categories else None,
             "systems": {name: str(path) for name, path in systems},
         }
-        evaluation.run_id = store_run(session, suite_id, "evaluate", options, signature, evaluation_json(evaluation))
+        run_id = store_run(session, suite_id, "evaluate", options, signature.format(), evaluation_json(evaluation))
+        evaluation.run_ids = dict.fromkeys(scores, run_id)
         pair_ids, checkpoint_ids = suite_row_ids(session, suite_id)
         positions = [int(p) for p in scorer.pair_positions]
         reference_lengths = scorer.reference_lengths
@@ -122,7 +119,7 @@ def evaluate_systems(
         for name, result in scores.items():
             store_system_results(
                 session,
-                evaluation.run_id,
+                run_id,
                 system_row(session, suite_id, name).id,
                 pair_ids=[pair_ids[p] for p in positions],
                 translations=[outputs[name][p] for p in positions],
@@ -143,21 +140,25 @@ def evaluate_systems(
 
 
 def stored_evaluation(
-    engine: Engine,
+    store: Store,
     system_names: Sequence[str],
     *,
     suite_name: str | None = None,
+    runs: Mapping[str, int] | None = None,
 ) -> Evaluation:
-    """Systems' latest stored results, rebuilt as scores without re-matching.
+    """Systems' stored results (the run given in ``runs``, else each one's latest), rebuilt as
+    scores without re-matching.
 
     All systems must have been evaluated with the same tokenizer, matching
     mode, maximum n-gram order and category selection, or their scores would
     not be comparable.
     """
-    with paused_gc(), transaction(engine) as session:
+    with engine_for(store) as engine, paused_gc(), transaction(engine) as session:
         suite = load_suite(session, suite_name)
         suite_id = find_suite(session, suite.name).id
-        stored = {name: latest_results(session, suite_id, name) for name in system_names}
+        stored = {
+            name: latest_results(session, suite_id, name, (runs or {}).get(name)) for name in system_names
+        }
     settings = {name: _settings(result) for name, result in stored.items()}
     distinct = set(settings.values())
     if len(distinct) > 1:
@@ -173,7 +174,8 @@ def stored_evaluation(
     scores = {name: _rebuild(scorer, result) for name, result in stored.items()}
     reports = {name: score.report() for name, score in scores.items()}
     bleu = {name: scorer.bleu(result.translations) for name, result in stored.items()}
-    return Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer))
+    run_ids = {name: result.run_id for name, result in stored.items()}
+    return Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer), run_ids)
 
 
 def _settings(result: SystemResults) -> tuple[str, str, str, tuple[str, ...]]:
@@ -197,97 +199,3 @@ def _rebuild(scorer: CheckpointScorer, result: SystemResults) -> SystemScores:
         chosen[index], dm[index], matched[index], total[index] = stored
     lengths = np.array([result.translation_lengths[int(p)] for p in scorer.pair_positions], dtype=np.float64)
     return SystemScores(scorer, chosen, dm, matched, total, lengths)
-
-
-def compare_evaluation(
-    evaluation: Evaluation,
-    *,
-    spec: ResampleSpec,
-    correction: Correction | str,
-    baseline: str | None,
-    min_checkpoints: int,
-    alpha: float = 0.05,
-) -> Comparison:
-    if baseline is not None and baseline not in evaluation.scores:
-        raise UsageError(f"--baseline {baseline!r} is not one of the compared systems ({', '.join(evaluation.scores)})")
-    return compare(
-        evaluation.scores, spec, correction=correction, baseline=baseline, min_checkpoints=min_checkpoints, alpha=alpha
-    )
-
-
-def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
-    """The ``evaluate --format json`` object (the shape fixed by the architecture document)."""
-    return {
-        "suite": evaluation.suite.name,
-        "match": evaluation.scorer.match.value,
-        "tokenize": evaluation.scorer.tokenize,
-        "max_order": order_label(evaluation.scorer.max_order),
-        "bleu_tokenize": evaluation.scorer.bleu_tokenize,
-        "systems": {name: report.to_dict() for name, report in evaluation.reports.items()},
-        "bleu": dict(evaluation.bleu),
-        "signature": evaluation.signature,
-    }
-
-
-def comparison_json(comparison: Comparison, evaluation: Evaluation) -> dict[str, Any]:
-    """The ``compare --format json`` object: the comparison, the systems' BLEU and one signature."""
-    report = comparison.to_dict()
-    report["suite"] = evaluation.suite.name
-    report["match"] = evaluation.scorer.match.value
-    report["tokenize"] = evaluation.scorer.tokenize
-    report["max_order"] = order_label(evaluation.scorer.max_order)
-    report["bleu"] = dict(evaluation.bleu)
-    report["signature"] = run_signature(
-        evaluation.suite,
-        evaluation.scorer,
-        {
-            "resample": comparison.spec.method.value,
-            "samples": comparison.spec.samples,
-            "seed": comparison.spec.seed,
-            "correction": comparison.correction.value,
-        },
-    )
-    return report
-
-
-def store_comparison(engine: Engine, evaluation: Evaluation, comparison: Comparison, report: dict[str, Any]) -> int:
-    """Keep the comparison as a run of its own (its report and options)."""
-    with transaction(engine) as session:
-        suite_id = find_suite(session, evaluation.suite.name).id
-        options = {
-            "systems": list(comparison.systems),
-            "baseline": comparison.baseline,
-            "method": comparison.spec.method.value,
-            "samples": comparison.spec.samples,
-            "seed": comparison.spec.seed,
-            "correction": comparison.correction.value,
-            "alpha": comparison.alpha,
-            "min_checkpoints": comparison.min_checkpoints,
-        }
-        return store_run(session, suite_id, "compare", options, str(report["signature"]), report)
-
-
-def resolution_warning(comparison: Comparison) -> str | None:
-    """A warning when too few resamples make significance impossible after correction.
-
-    A resampled p-value is at least 1/(samples + 1), and Holm or
-    Benjamini-Hochberg multiply the smallest one by the family size m, so with
-    fewer than m/alpha - 1 resamples no category can be flagged however large
-    its difference.
-    """
-    if comparison.correction is Correction.NONE:
-        return None
-    largest = 0
-    for pair in comparison.pairs:
-        largest = max(largest, sum(1 for r in pair.results if r.scope.kind.value == "category" and not r.too_few))
-    if largest == 0:
-        return None
-    floor = largest / (comparison.spec.samples + 1)
-    if floor <= comparison.alpha:
-        return None
-    needed = int(np.ceil(largest / comparison.alpha)) - 1
-    return (
-        f"with {comparison.spec.samples} samples the smallest p-value is 1/{comparison.spec.samples + 1}; "
-        f"after {comparison.correction.value} over {largest} categories no category can reach {comparison.alpha}: "
-        f"use --samples {needed} or more"
-    )

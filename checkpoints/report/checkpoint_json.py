@@ -1,0 +1,52 @@
+"""The JSON objects of ``evaluate`` and ``compare``: the shapes fixed by the architecture document.
+
+They are what ``--format json`` prints and what each stored run keeps as its
+report, so a stored run and a printed one never differ.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from checkpoints.evaluate.matching import order_label
+
+if TYPE_CHECKING:
+    from checkpoints.evaluate.compare import Comparison
+    from checkpoints.service.evaluate import Evaluation
+
+
+def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
+    """The ``evaluate --format json`` object."""
+    return {
+        "suite": evaluation.suite.name,
+        "match": evaluation.scorer.match.value,
+        "tokenize": evaluation.scorer.tokenize,
+        "max_order": order_label(evaluation.scorer.max_order),
+        "bleu_tokenize": evaluation.scorer.bleu_tokenize,
+        "systems": {name: report.to_dict() for name, report in evaluation.reports.items()},
+        "bleu": dict(evaluation.bleu),
+        "signature": evaluation.signature.format(),
+    }
+
+
+def comparison_json(comparison: Comparison, evaluation: Evaluation) -> dict[str, Any]:
+    """The ``compare --format json`` object: the comparison, the systems' BLEU and one signature."""
+    report = comparison.to_dict()
+    report["suite"] = evaluation.suite.name
+    report["match"] = evaluation.scorer.match.value
+    report["tokenize"] = evaluation.scorer.tokenize
+    report["max_order"] = order_label(evaluation.scorer.max_order)
+    report["bleu"] = dict(evaluation.bleu)
+    report["runs"] = dict(evaluation.run_ids)
+    report["signature"] = comparison_signature(comparison, evaluation).format()
+    return report
+
+
+def comparison_signature(comparison: Comparison, evaluation: Evaluation):  # type: ignore[no-untyped-def]
+    """The run's signature plus the resampling that decided significance."""
+    return evaluation.signature.with_fields(
+        resample=comparison.spec.method.value,
+        samples=comparison.spec.samples,
+        seed=comparison.spec.seed,
+        correction=comparison.correction.value,
+    )
