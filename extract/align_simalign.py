@@ -27,6 +27,13 @@ Matching methods (simalign's names):
 
 Sentences longer than the model's input limit are aligned on the words that
 fit; the rest stay unaligned and are counted in one warning.
+
+The model is found on this machine only, never downloaded: a local directory,
+or a Hugging Face name already in the Hugging Face cache (``hf download NAME``
+puts it there), which is then loaded from its cached directory. Given a name,
+transformers would otherwise ask the Hub about the repository on every load,
+and offline it retries for half a minute, printing each retry, before failing;
+a model that is not here is instead reported at once, before torch is imported.
 """
 
 from __future__ import annotations
@@ -57,8 +64,8 @@ class SimAligner:
     """Word alignment with simalign.
 
     Args:
-        model: Hugging Face model name (downloaded into the Hugging Face cache
-            by transformers on first use) or a local directory holding a
+        model: Hugging Face model name (already in the Hugging Face cache;
+            see :func:`resolve_model`) or a local directory holding a
             BERT-like model and its tokenizer.
         method: ``itermax`` (default), ``inter`` or ``mwmf``; see the module docstring.
         token_type: ``bpe`` (match sub-words) or ``word`` (match averaged words).
@@ -137,25 +144,20 @@ class SimAligner:
     def _load(self) -> Any:
         if self._aligner is not None:
             return self._aligner
-        if self.model.startswith(("/", ".", "~")) and not Path(self.model).expanduser().is_dir():
-            raise ModelNotAvailable(
-                f"alignment model directory {self.model} does not exist: give --align-model a directory "
-                "with a BERT model, or pass Pharaoh files with --alignment"
-            )
+        directory = resolve_model(self.model)  # before importing torch: a missing model fails at once
         from simalign import SentenceAligner
 
-        model = str(Path(self.model).expanduser()) if self.model.startswith("~") else self.model
         try:
             aligner = SentenceAligner(
-                model=model,
+                model=directory,
                 token_type=self.token_type,
                 matching_methods=METHODS[self.method],
                 device=self.device,
                 layer=self.layer,
             )
         except (OSError, ValueError) as error:
-            # transformers raises OSError for a name it cannot fetch or find in
-            # its cache, ValueError for a directory that holds no model.
+            # transformers raises OSError for a directory missing a file it
+            # needs, ValueError for a directory that holds no model.
             raise ModelNotAvailable(
                 f"cannot load alignment model {self.model!r} ({type(error).__name__}): download it once with "
                 "network access, give --align-model a local directory with a BERT model, "
@@ -168,6 +170,45 @@ class SimAligner:
         self._limit = _subword_limit(aligner.embed_loader.tokenizer, config)
         self._aligner = aligner
         return aligner
+
+
+SIMALIGN_ALIASES = {"bert": DEFAULT_MODEL, "xlmr": "xlm-roberta-base"}
+"""Short names simalign's ``SentenceAligner`` accepts for two Hugging Face models."""
+
+
+def resolve_model(model: str) -> str:
+    """The local directory holding ``model``, found without the network.
+
+    ``model`` is a directory (``~`` expanded) or a Hugging Face name (or one
+    of simalign's short names) whose files are in the Hugging Face cache
+    (``HF_HOME``/``HF_HUB_CACHE``); the cached snapshot directory is returned
+    so that loading it never contacts the Hub either.
+
+    Raises:
+        ModelNotAvailable: no such directory, or the name is not in the cache.
+    """
+    path = Path(model).expanduser()
+    if path.is_dir():
+        return str(path)
+    if model.startswith(("/", ".", "~")):
+        raise ModelNotAvailable(
+            f"alignment model directory {model} does not exist: give --align-model a directory "
+            "with a BERT model, or pass Pharaoh files with --alignment"
+        )
+    name = SIMALIGN_ALIASES.get(model, model)
+    from huggingface_hub import snapshot_download
+
+    try:
+        # local_files_only reads the cache's refs and snapshots and nothing else.
+        return str(snapshot_download(name, local_files_only=True))
+    except (OSError, ValueError):
+        # LocalEntryNotFoundError (an OSError) when the cache lacks the model,
+        # HFValidationError (a ValueError) for a string that cannot name one.
+        raise ModelNotAvailable(
+            f"simalign model {model!r} is not on this machine: pass --alignment FILE (Pharaoh), "
+            f"--aligner eflomal, or --align-model DIR (a local BERT), or download it once with internet "
+            f"(hf download {name})"
+        ) from None
 
 
 def _subword_limit(tokenizer: Any, config: Any) -> int:
