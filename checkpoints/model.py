@@ -299,6 +299,24 @@ class SuiteData:
                 return category
         raise KeyError(name)
 
+    def resolve_category(self, name: str) -> str:
+        """The suite's category called ``name``, ignoring case and spacing ("noun  phrase" is
+        "Noun phrase"); an unknown name is an error that suggests the closest ones."""
+        import difflib
+
+        from checkpoints.errors import SuiteError
+
+        names = [category.name for category in self.categories]
+        if name in names:
+            return name
+        folded = {" ".join(known.split()).casefold(): known for known in names}
+        wanted = " ".join(name.split()).casefold()
+        if wanted in folded:
+            return folded[wanted]
+        close = difflib.get_close_matches(wanted, list(folded), n=1, cutoff=0.6)
+        hint = f"did you mean {' or '.join(repr(folded[c]) for c in close)}?" if close else f"categories: {', '.join(names) or 'none'}"
+        raise SuiteError(f"no category {name!r} in suite {self.name!r} ({hint})")
+
 
 def _strictly_increasing(indices: Sequence[int]) -> bool:
     return all(a < b for a, b in pairwise(indices))

@@ -12,10 +12,13 @@ import sys
 from collections.abc import Sequence
 
 import typer
+import typer.main
 
 try:  # recent typer bundles its own copy of click
+    import typer._click as click
     from typer._click.exceptions import ClickException
 except ImportError:  # pragma: no cover - older typer uses click itself
+    import click  # type: ignore[no-redef]
     from click.exceptions import ClickException
 
 from checkpoints import __version__
@@ -40,6 +43,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
     help=(
         "Diagnostic evaluation of machine translation with linguistic check-points "
         "(Zhou et al. 2008), and the Asiya/IQMT metric and meta-evaluation suite.\n\n"
@@ -73,17 +77,54 @@ for _name in COMMAND_MODULES:
     _module.register(app)
 
 
+METAVARS = {"Path": "FILE", "str": "TEXT", "int": "INTEGER", "float": "NUMBER", "bool": "BOOLEAN"}
+"""Help shows what to type (FILE, TEXT), not Python annotations (``<list[Path]>``)."""
+
+NAMED_METAVARS = {"db": "DB"}
+"""Options whose value is better named by what it is: ``--db`` takes a file or a URL."""
+
+
+def command() -> click.Command:
+    """The click command tree of :data:`app`, with help made for 80-column terminals."""
+    root = typer.main.get_command(app)
+    _tidy_help(root)
+    return root
+
+
+def _tidy_help(node: click.Command) -> None:
+    for param in node.params:
+        if param.metavar is None and not getattr(param, "is_flag", False) and hasattr(param, "bare_type"):
+            bare = param.bare_type()
+            element = bare.removeprefix("list[").removesuffix("]")
+            param.metavar = NAMED_METAVARS.get(param.name or "", METAVARS.get(element, element.upper()))
+    if node.help:
+        node.help = _keep_examples(node.help)
+    for child in getattr(node, "commands", {}).values():
+        _tidy_help(child)
+
+
+def _keep_examples(text: str) -> str:
+    """Mark indented paragraphs (command examples) so click prints them as written, unwrapped."""
+    paragraphs = text.split("\n\n")
+    return "\n\n".join(
+        f"\b\n{paragraph}" if any(line.startswith((" ", "\t")) for line in paragraph.splitlines()) else paragraph
+        for paragraph in paragraphs
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: one-line errors on stderr, exit 1 for failures and 2 for usage errors."""
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
-        result = app(args=list(argv) if argv is not None else None, prog_name="checkpoints", standalone_mode=False)
+        result = command().main(
+            args=list(argv) if argv is not None else sys.argv[1:], prog_name="checkpoints", standalone_mode=False
+        )
     except typer.Abort:
         sys.stderr.write("checkpoints: aborted\n")
         sys.exit(130)
     except ClickException as error:
-        error.show()
+        sys.stderr.write(f"checkpoints: error: {_click_message(error)}\n")
         sys.exit(error.exit_code)
     except typer.Exit as error:
         sys.exit(error.exit_code)
@@ -97,6 +138,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.stderr.write("checkpoints: interrupted\n")
         sys.exit(130)
     sys.exit(result if isinstance(result, int) else 0)
+
+
+def _click_message(error: ClickException) -> str:
+    """click's own errors in the one-line style of every other error, with where to look for help."""
+    message = _one_line_text(error.format_message()).rstrip(".")
+    context = getattr(error, "ctx", None)
+    if context is not None and error.exit_code == 2:
+        message += f" (see `{context.command_path} --help`)"
+    return message
+
+
+def _one_line_text(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _one_line(error: BaseException) -> str:

@@ -116,17 +116,12 @@ def print_summary(name: str, summary: dict[str, Any], suite: SuiteData, db: Path
         )
     console.print(table)
     notes = []
-    if summary.get("noise_filter"):
-        trees = summary.get("sentences_with_trees", 0)
-        if trees:
-            notes.append(f"noise filter: phrase check-points checked against {trees} constituency trees")
-        else:
-            notes.append("noise filter: on, but no source sentence has a constituency tree, so nothing was filtered")
+    trees = summary.get("sentences_with_trees", 0)
+    if summary.get("noise_filter") and trees:
+        notes.append(f"noise filter: phrase check-points checked against {trees} constituency trees")
         unusable = summary.get("sentences_without_usable_tree", 0)
         if unusable:
             notes.append(f"{unusable} trees did not match their sentence's words and were not used")
-    else:
-        notes.append("noise filter: off")
     dictionary = suite.options.get("dictionary")
     notes.append(f"DM dictionary: {dictionary} ({suite.options.get('dictionary_entries')} source entries)")
     skipped_pairs = summary.get("skipped_pairs") or []
@@ -140,5 +135,6 @@ def print_summary(name: str, summary: dict[str, Any], suite: SuiteData, db: Path
             f"links they contradict removed, {repairs.get('bound', 0)} links joining fixed expressions and clitics"
         )
     notes.append(f"stored in {db} in {elapsed:.1f}s")
+    notes.extend(f"warning: {warning}" for warning in summary.get("warnings", ()))
     for note in notes:
-        stderr_console().print(note)
+        stderr_console().print(note, highlight=False, markup=False)

@@ -143,17 +143,24 @@ def emit(content: object, output: Path | None) -> None:
         if isinstance(content, str):
             sys.stdout.write(content)
         else:
-            stdout_console().print(content)
+            stdout_console().print(content, crop=False)
         return
     if isinstance(content, str):
         text = content
     else:
         console = Console(file=io.StringIO(), width=160, no_color=True, highlight=False)
-        console.print(content)
+        console.print(content, crop=False)
         text = console.file.getvalue()  # type: ignore[attr-defined]
     write_atomic(output, text)
 
 
-def check_format(value: str, allowed: tuple[str, ...]) -> None:
+def check_choice(option: str, value: str, allowed: Sequence[str]) -> str:
+    """``value`` if it is one of ``allowed``, else the one-line usage error every option gives."""
     if value not in allowed:
-        raise UsageError(f"--format {value!r}: choose {', '.join(allowed)}")
+        choices = ", ".join(allowed[:-1]) + f" or {allowed[-1]}" if len(allowed) > 1 else allowed[0]
+        raise UsageError(f"{option} {value!r}: choose {choices}")
+    return value
+
+
+def check_format(value: str, allowed: tuple[str, ...]) -> None:
+    check_choice("--format", value, allowed)

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Group
-from rich.panel import Panel
-from rich.table import Table
-from rich.text import Text
 
 from checkpoints.cli.common import check_format, emit
-from checkpoints.model import CheckPoint, SuiteData
+
+if TYPE_CHECKING:
+    from rich.panel import Panel
 
 EXAMPLES = """
 For each check-point: the source with the check-point's words marked [like
@@ -34,109 +31,35 @@ def register(app: typer.Typer) -> None:
 
 
 def show(
-    db: Annotated[Path, typer.Option("--db", help="The suite database.")],
-    category: Annotated[str | None, typer.Option("--category", help="Only check-points of this category.")] = None,
+    db: Annotated[str, typer.Option("--db", help="The suite database: an SQLite file or an SQLAlchemy URL.")],
+    category: Annotated[str | None, typer.Option("--category", help="Only check-points of this category (case and spacing do not matter).")] = None,
     system: Annotated[list[str] | None, typer.Option("--system", help="Only this evaluated system; repeat for several (default: all evaluated).")] = None,
     checkpoint: Annotated[list[int] | None, typer.Option("--checkpoint", help="Check-point id; repeat for several.")] = None,
     limit: Annotated[int, typer.Option("--limit", help="Show at most this many check-points.")] = 5,
     output_format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
 ) -> None:
-    from checkpoints.db.repo import evaluated_systems, find_suite, latest_results, load_suite
-    from checkpoints.db.session import open_engine, transaction
-    from checkpoints.errors import SuiteError, UsageError
+    from rich.console import Group
+
+    from checkpoints.errors import UsageError
+    from checkpoints.service.show import show_checkpoints
 
     check_format(output_format, ("text", "json"))
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, not {limit}")
-    engine = open_engine(db, create=False)
-    try:
-        with transaction(engine) as session:
-            data = load_suite(session, suite)
-            suite_id = find_suite(session, data.name).id
-            known_systems = evaluated_systems(session, suite_id)
-            names = list(system) if system else known_systems
-            results = {name: latest_results(session, suite_id, name) for name in names}
-    finally:
-        engine.dispose()
-    selected = select_checkpoints(data, category, checkpoint, limit)
-    if not selected:
-        raise SuiteError(f"suite {data.name!r} has no check-points of category {category!r}")
-    items = [describe(data, cp, results) for cp in selected]
+    drilldown = show_checkpoints(db, suite_name=suite, category=category, systems=system, ids=checkpoint, limit=limit)
     if output_format == "json":
-        emit(json.dumps({"suite": data.name, "checkpoints": items}, ensure_ascii=False, indent=2) + "\n", None)
+        emit(json.dumps(drilldown.to_dict(), ensure_ascii=False, indent=2) + "\n", None)
     else:
-        emit(Group(*[render(item) for item in items]), None)
-
-
-def select_checkpoints(data: SuiteData, category: str | None, ids: list[int] | None, limit: int) -> list[CheckPoint]:
-    from checkpoints.errors import SuiteError
-
-    if category is not None and category not in {c.name for c in data.categories}:
-        names = ", ".join(c.name for c in data.categories)
-        raise SuiteError(f"no category {category!r} in suite {data.name!r} (categories: {names})")
-    by_id = {cp.id: cp for cp in data.checkpoints}
-    if ids:
-        missing = [i for i in ids if i not in by_id]
-        if missing:
-            raise SuiteError(f"no check-point {missing[0]} in suite {data.name!r} (ids run from 1 to {len(by_id)})")
-        chosen = [by_id[i] for i in ids]
-        if category is not None:
-            chosen = [cp for cp in chosen if cp.category == category]
-        return chosen[:limit]
-    return [cp for cp in data.checkpoints if category is None or cp.category == category][:limit]
-
-
-def describe(data: SuiteData, checkpoint: CheckPoint, results: dict[str, Any]) -> dict[str, Any]:
-    """The drill-down of one check-point as plain data (what ``--format json`` prints)."""
-    from checkpoints.evaluate.explain import explain
-    from checkpoints.evaluate.matching import parse_max_order
-
-    pair_index = next(i for i, pair in enumerate(data.pairs) if pair.id == checkpoint.pair_id)
-    pair = data.pairs[pair_index]
-    marked = set(checkpoint.source_indices)
-    item: dict[str, Any] = {
-        "id": checkpoint.id,
-        "category": checkpoint.category,
-        "level": data.category(checkpoint.category).level.value,
-        "pair": pair.id,
-        "source": pair.source.forms,
-        "span": checkpoint.source_indices,
-        "marked_source": " ".join(f"[{w}]" if i in marked else w for i, w in enumerate(pair.source.forms)),
-        "references": [
-            {"reference": ref.reference_index + 1, "dm": ref.dm, "tokens": " ".join(ref.tokens),
-             "sentence": pair.references[ref.reference_index].text}
-            for ref in checkpoint.references
-        ],
-        "systems": {},
-    }
-    for name, result in results.items():
-        options = result.run_options
-        translation = result.translations[pair_index]
-        if checkpoint.id not in result.checkpoints:
-            item["systems"][name] = {"translation": translation, "evaluated": False}
-            continue
-        explanation = explain(
-            checkpoint, translation, tokenize=str(options.get("tokenize", "13a")),
-            match=str(options.get("match", "normal")), language=data.target_lang,
-            # runs stored before --max-order existed counted every order
-            max_order=parse_max_order(options.get("max_order", "all")),
-        )
-        item["systems"][name] = {
-            "translation": translation,
-            "evaluated": True,
-            "references": [
-                {"reference": m.reference_index + 1, "dm": m.dm, "matched_ngrams": m.matched_ngrams,
-                 "matched": m.matched, "total": m.total, "chosen": m.position == explanation.chosen}
-                for m in explanation.references
-            ],
-            "score": explanation.score,
-            "weighted": explanation.weighted,
-        }
-    return item
+        emit(Group(*[render(item) for item in drilldown.checkpoints]), None)
 
 
 def render(item: dict[str, Any]) -> Panel:
+    """One check-point as a panel: the span marked, references with DM, each system's matches."""
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
     marked = set(item["span"])
     source = Text()
     for index, word in enumerate(item["source"]):

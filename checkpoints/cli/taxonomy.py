@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import json
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
-from checkpoints.cli.common import stdout_console
+from checkpoints.cli.common import check_choice, check_format, stdout_console
 from checkpoints.errors import CheckpointsError
 from checkpoints.model import Level
-from checkpoints.taxonomy import Taxonomy, builtin_taxonomies, load_taxonomy
-from checkpoints.taxonomy.loader import validate_taxonomy
+
+if TYPE_CHECKING:
+    from checkpoints.taxonomy import Taxonomy
 
 LIST_EXAMPLES = """
 Example:
@@ -48,17 +47,6 @@ and pass it to `checkpoints build --taxonomy mine.xml`.
 """ + SHOW_EXAMPLES
 
 
-class OutputFormat(StrEnum):
-    TEXT = "text"
-    JSON = "json"
-
-
-class ShowFormat(StrEnum):
-    TEXT = "text"
-    JSON = "json"
-    XML = "xml"
-
-
 def register(app: typer.Typer) -> None:
     taxonomy_app = typer.Typer(no_args_is_help=True, help=GROUP_HELP)
     taxonomy_app.command("list", help="List the built-in taxonomies with language, version and size.\n" + LIST_EXAMPLES)(
@@ -76,10 +64,15 @@ def register(app: typer.Typer) -> None:
 
 
 def list_taxonomies(
-    output_format: Annotated[OutputFormat, typer.Option("--format", help="text (a table) or json.")] = OutputFormat.TEXT,
+    output_format: Annotated[str, typer.Option("--format", help="text (a table) or json.")] = "text",
 ) -> None:
+    from rich.table import Table
+
+    from checkpoints.taxonomy import builtin_taxonomies, load_taxonomy
+
+    check_format(output_format, ("text", "json"))
     taxonomies = [load_taxonomy(name) for name in builtin_taxonomies()]
-    if output_format is OutputFormat.JSON:
+    if output_format == "json":
         rows = [
             {
                 "name": taxonomy.name,
@@ -111,18 +104,24 @@ def list_taxonomies(
 def show(
     name: Annotated[str, typer.Argument(metavar="NAME|PATH", help="A built-in taxonomy (en, zh, ud) or a taxonomy file.")],
     output_format: Annotated[
-        ShowFormat, typer.Option("--format", help="text (tables), json, or xml (the file itself, to copy and edit).")
-    ] = ShowFormat.TEXT,
-    level: Annotated[Level | None, typer.Option("--level", help="Only categories of this level.")] = None,
+        str, typer.Option("--format", help="text (tables), json, or xml (the file itself, to copy and edit).")
+    ] = "text",
+    level_name: Annotated[str | None, typer.Option("--level", help="Only categories of this level: word, phrase or sentence.")] = None,
 ) -> None:
+    from rich.table import Table
+
+    from checkpoints.taxonomy import load_taxonomy
+
+    check_format(output_format, ("text", "json", "xml"))
+    level = None if level_name is None else Level(check_choice("--level", level_name, [m.value for m in Level]))
     taxonomy = load_taxonomy(name)
-    if output_format is ShowFormat.XML:
+    if output_format == "xml":
         if taxonomy.path is None:  # pragma: no cover - every loaded taxonomy has a file
             raise CheckpointsError(f"{name}: no file to show")
         typer.echo(taxonomy.path.read_text(encoding="utf-8"), nl=False)
         return
     entries = [entry for entry in taxonomy.entries if level is None or entry.category.level is level]
-    if output_format is ShowFormat.JSON:
+    if output_format == "json":
         document = {
             "name": taxonomy.name,
             "language": taxonomy.language,
@@ -162,6 +161,8 @@ def show(
 def validate(
     path: Annotated[Path, typer.Argument(metavar="PATH", help="The taxonomy file to check.")],
 ) -> None:
+    from checkpoints.taxonomy.loader import validate_taxonomy
+
     try:
         taxonomy = validate_taxonomy(path)
     except CheckpointsError as error:

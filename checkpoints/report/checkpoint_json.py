@@ -13,6 +13,7 @@ from checkpoints.evaluate.matching import order_label
 if TYPE_CHECKING:
     from checkpoints.evaluate.compare import Comparison
     from checkpoints.service.evaluate import Evaluation
+    from checkpoints.signature import Signature
 
 
 def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
@@ -42,11 +43,15 @@ def comparison_json(comparison: Comparison, evaluation: Evaluation) -> dict[str,
     return report
 
 
-def comparison_signature(comparison: Comparison, evaluation: Evaluation):  # type: ignore[no-untyped-def]
-    """The run's signature plus the resampling that decided significance."""
+def comparison_signature(comparison: Comparison, evaluation: Evaluation) -> Signature:
+    """The run's signature plus what decided significance; tables, CSV and JSON all print this one."""
     return evaluation.signature.with_fields(
-        resample=comparison.spec.method.value,
-        samples=comparison.spec.samples,
-        seed=comparison.spec.seed,
-        correction=comparison.correction.value,
+        {
+            "resample": comparison.spec.method.value,
+            "samples": comparison.spec.samples,
+            "seed": comparison.spec.seed,
+            "correction": comparison.correction.value,
+            "alpha": comparison.alpha,
+            "min-checkpoints": comparison.min_checkpoints,
+        }
     )

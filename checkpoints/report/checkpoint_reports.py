@@ -10,14 +10,20 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
 from checkpoints.evaluate.compare import Comparison, ScopeComparison
 from checkpoints.evaluate.scoring import Scope, ScopeKind, ScopeScore
 from checkpoints.model import Level
-from checkpoints.service.evaluate import Evaluation
+from checkpoints.report.checkpoint_json import comparison_signature
+
+if TYPE_CHECKING:
+    from checkpoints.service.evaluate import Evaluation
+    from checkpoints.signature import Signature
 
 GROUP_TITLES = {Level.WORD: "WORDS", Level.PHRASE: "PHRASES", Level.SENTENCE: "SENTENCES"}
 
@@ -43,11 +49,17 @@ def _line(evaluation: Evaluation, system: str, scope: Scope) -> ScopeScore:
     return next(line for line in report.scopes if line.scope == scope)
 
 
-def evaluation_table(evaluation: Evaluation) -> Table:
+def signature_line(signature: Signature) -> Text:
+    """A signature on a line of its own, never wrapped: it is copied and compared as one token."""
+    return Text(f"signature: {signature.format()}", no_wrap=True, overflow="ignore", end="\n")
+
+
+def evaluation_table(evaluation: Evaluation) -> Group:
+    """The scores table (Table 7's layout) followed by the run's signature."""
     systems = list(evaluation.reports)
     table = Table(
         title=f"suite {evaluation.suite.name}: check-point scores (Zhou et al. 2008, formula 5)",
-        caption=f"* best in row   {evaluation.signature}",
+        caption="* best in row",
         caption_justify="left",
     )
     table.add_column("category")
@@ -66,7 +78,7 @@ def evaluation_table(evaluation: Evaluation) -> Table:
         )
     bleu = [evaluation.bleu[system] for system in systems]
     table.add_row("SYSTEM (BLEU)", "", *[_score_cell(v, v == max(bleu) and len(systems) > 1, ".2f") for v in bleu])
-    return table
+    return Group(table, signature_line(evaluation.signature))
 
 
 def _score_cell(value: float, best: bool, fmt: str = ".4f") -> Text:
@@ -84,12 +96,13 @@ def evaluation_csv(evaluation: Evaluation) -> str:
             writer.writerow([system, scope.kind.value, scope.name, line.checkpoints,
                              f"{line.recall:.6f}", f"{line.penalty:.6f}", f"{line.score:.6f}"])
         writer.writerow([system, "bleu", "BLEU", "", "", "", f"{evaluation.bleu[system]:.4f}"])
-    writer.writerow(["#", "signature", evaluation.signature, "", "", "", ""])
+    writer.writerow(["#", "signature", evaluation.signature.format(), "", "", "", ""])
     return buffer.getvalue()
 
 
-def comparison_tables(comparison: Comparison, evaluation: Evaluation) -> list[Table]:
-    """One table per compared pair; with more than two systems and no baseline, a cluster table too."""
+def comparison_tables(comparison: Comparison, evaluation: Evaluation) -> list[Table | Text]:
+    """One table per compared pair; with more than two systems and no baseline, a cluster table
+    too; then the comparison's signature."""
     tables = [_pair_table(comparison, evaluation, pair.system_a, pair.system_b) for pair in comparison.pairs]
     if comparison.clusters and len(comparison.systems) > 2:
         table = Table(title="significance clusters (systems in one {…} do not differ significantly)")
@@ -99,7 +112,7 @@ def comparison_tables(comparison: Comparison, evaluation: Evaluation) -> list[Ta
             if scope in comparison.clusters:
                 table.add_row(label, comparison.cluster_text(scope), end_section=scope.kind is not ScopeKind.CATEGORY)
         tables.append(table)
-    return tables
+    return [*tables, signature_line(comparison_signature(comparison, evaluation))]
 
 
 def _pair_table(comparison: Comparison, evaluation: Evaluation, a: str, b: str) -> Table:
@@ -108,8 +121,7 @@ def _pair_table(comparison: Comparison, evaluation: Evaluation, a: str, b: str) 
         title=f"{b} vs {a}: difference = {b} − {a}",
         caption=(
             f"{comparison.spec.method.value}, {comparison.spec.samples} samples, seed {comparison.spec.seed}; "
-            f"p adjusted by {comparison.correction_text()}; t = difference / sd of resampled differences\n"
-            f"{comparison.signature()}"
+            f"p adjusted by {comparison.correction_text()}; t = difference / sd of resampled differences"
         ),
         caption_justify="left",
     )
@@ -155,5 +167,5 @@ def comparison_csv(comparison: Comparison, evaluation: Evaluation) -> str:
                 f"{o.interval[1]:.6f}", f"{o.t:.4f}", f"{o.p_value:.6f}",
                 "" if r.adjusted_p is None else f"{r.adjusted_p:.6f}", str(r.significant).lower(), str(r.too_few).lower(),
             ])
-    writer.writerow(["#", "signature", comparison.signature()] + [""] * 12)
+    writer.writerow(["#", "signature", comparison_signature(comparison, evaluation).format()] + [""] * 12)
     return buffer.getvalue()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from checkpoints import __version__
 from checkpoints.errors import CorpusMismatch, InputError, UsageError
@@ -281,6 +281,10 @@ def build_suite_from(
     summary_dict = summary.as_dict(c.name for c in taxonomy.categories)
     summary_dict["resources"] = _jsonable(getattr(prepared, "resources", {}))
     summary_dict["alignment_repairs"] = repairs.as_dict()
+    summary_dict["empty_alignments"] = sum(
+        1 for pair in pairs if pair.alignments and all(not alignment.links for alignment in pair.alignments)
+    )
+    summary_dict["warnings"] = build_warnings(request, taxonomy.language, summary_dict)
     suite = SuiteData(
         name=name,
         source_lang=request.source_lang,
@@ -295,6 +299,36 @@ def build_suite_from(
         user_categories={c.name for c in taxonomy.categories} if custom_taxonomy else set(),
     )
     return BuildResult(suite, summary_dict)
+
+
+MOSTLY_SKIPPED = 0.5
+"""A build that skips more than this share of the check-points it found is probably fed
+the wrong alignments or languages, so it says so instead of passing quietly."""
+
+
+def build_warnings(request: BuildRequest, taxonomy_language: str, summary: dict[str, Any]) -> list[str]:
+    """What a user should hear about a build that worked but is probably not what they meant."""
+    warnings = []
+    if taxonomy_language not in ("*", "", request.source_lang):
+        warnings.append(
+            f"taxonomy {request.taxonomy_name()!r} is for {taxonomy_language} sources, but the source language "
+            f"is {request.source_lang}: its rules will miss or misread phenomena (use `ud` for any language)"
+        )
+    found = sum(summary.get("found", {}).values())
+    skipped_by_reason = {
+        reason: sum(counts.values()) for reason, counts in summary.get("skipped", {}).items()
+    }
+    skipped = sum(skipped_by_reason.values())
+    if found and skipped > MOSTLY_SKIPPED * found:
+        reason = max(skipped_by_reason, key=lambda r: skipped_by_reason[r])
+        warnings.append(
+            f"{skipped} of {found} check-points found were skipped (most as {reason!r}): "
+            "check that the alignments and references belong to these source sentences"
+        )
+    empty = summary.get("empty_alignments", 0)
+    if empty:
+        warnings.append(f"{empty} sentence pairs have no alignment link at all")
+    return warnings
 
 
 def _jsonable(value: object) -> object:

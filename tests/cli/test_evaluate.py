@@ -132,7 +132,7 @@ def test_every_evaluation_is_stored_as_a_run(run_cli, table8: dict[str, Path]) -
         (["--system", "A"], 2, "--system 'A': expected NAME=FILE"),
         (["--system", "A={a}", "--system", "A={b}"], 2, "--system: system name 'A' given twice"),
         (["--system", "A={missing}"], 1, "{missing}: no such file"),
-        (["--system", "A={a}", "--format", "xml"], 2, "--format 'xml': choose table, json, csv"),
+        (["--system", "A={a}", "--format", "xml"], 2, "--format 'xml': choose table, json or csv"),
     ],
 )
 def test_evaluate_bad_inputs(run_cli, table8: dict[str, Path], tmp_path: Path, args: list[str], code: int, message: str) -> None:  # type: ignore[no-untyped-def]

@@ -113,7 +113,7 @@ def test_align_with_eflomal_and_a_dictionary_repairs_the_links(run_cli, corpus: 
     ("extra", "message"),
     [
         (["--gold-pairs", "x.txt"], "checkpoints: error: --gold-pairs needs --gold\n"),
-        (["--format", "xml", "--gold", "{gold}"], "checkpoints: error: --format 'xml': choose table, json\n"),
+        (["--format", "xml", "--gold", "{gold}"], "checkpoints: error: --format 'xml': choose table or json\n"),
     ],
     ids=["pairs-without-gold", "format"],
 )

@@ -1,0 +1,198 @@
+"""What a new user hit in the first wave's command line: each test failed before its fix.
+
+One-line usage errors in one style, help that reads at 80 columns, the
+baseline counting as a system, chosen runs, output problems found before
+anything is stored, signatures never wrapped, degenerate builds that warn.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from checkpoints.db.models import RunRow
+from checkpoints.db.session import open_engine, transaction
+
+PUD = Path(__file__).resolve().parents[1] / "data"
+
+
+def runs(db: Path) -> int:
+    engine = open_engine(db, create=False)
+    with transaction(engine) as session:
+        value = session.scalar(select(func.count(RunRow.id)))
+    engine.dispose()
+    return int(value or 0)
+
+
+@pytest.fixture
+def demo_suite(run_cli, tmp_path: Path, demo_dir: Path) -> dict[str, Path]:  # type: ignore[no-untyped-def]
+    """The first 60 demo pairs, built and evaluated with both Apertium systems."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+
+    def head(name: str, sentences: int) -> Path:
+        text = gzip.open(demo_dir / name, "rt", encoding="utf-8").read()
+        blocks = text.strip("\n").split("\n\n")[:sentences]
+        target = folder / name.removesuffix(".gz")
+        target.write_text("\n\n".join(blocks) + "\n\n", encoding="utf-8")
+        return target
+
+    en, es = head("en_pud.conllu.gz", 60), head("es_pud.conllu.gz", 60)
+    alignment = folder / "en-es.align"
+    alignment.write_text("".join((demo_dir / "en-es.align").read_text().splitlines(keepends=True)[:60]))
+    systems = {}
+    for name in ("direct", "pivot"):
+        systems[name] = folder / f"{name}.es"
+        systems[name].write_text("".join((demo_dir / f"{name}.es.txt").read_text().splitlines(keepends=True)[:60]))
+    db = tmp_path / "demo.db"
+    code, _out, err = run_cli("build", "--db", db, "--src-lang", "en", "--tgt-lang", "es", "--source-conllu", en,
+                              "--reference-conllu", es, "--alignment", alignment, "--taxonomy", "en", "--name", "d")
+    assert code == 0, err
+    code, _out, err = run_cli("evaluate", "--db", db, "--system", f"direct={systems['direct']}",
+                              "--system", f"pivot={systems['pivot']}", "--format", "json")
+    assert code == 0, err
+    return {"db": db, "en": en, "es": es, "alignment": alignment, **systems}
+
+
+# -- one style of usage error ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["evaluate"], "checkpoints: error: Missing option '--db' (see `checkpoints evaluate --help`)\n"),
+        (["evalute"], "checkpoints: error: No such command 'evalute'. Did you mean 'evaluate'? (see `checkpoints --help`)\n"),
+        (["taxonomy", "show", "en", "--level", "clause"], "checkpoints: error: --level 'clause': choose word, phrase or sentence\n"),
+        (["taxonomy", "list", "--format", "xml"], "checkpoints: error: --format 'xml': choose text or json\n"),
+        (["show", "--db", "x.db", "--limit", "many"], "checkpoints: error: Invalid value for '--limit': Input should be a valid integer, unable to parse string as an integer (see `checkpoints show --help`)\n"),
+    ],
+)
+def test_usage_errors_are_one_line(run_cli, args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run_cli(*args)
+    assert (code, out, err) == (2, "", message)
+
+
+# -- help at 80 columns ------------------------------------------------------------
+
+
+def test_help_fits_80_columns_and_names_values_plainly(run_cli, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _err = run_cli("build", "--help")
+    assert code == 0
+    assert "--reference-conllu FILE" in out and "--db DB" in out
+    assert "…" not in out and "<list[Path]>" not in out and "<bool>" not in out and "<path>" not in out
+    # examples are printed as written, one command per line, not re-wrapped into prose
+    assert "    --source-conllu en.conllu --reference-conllu es.conllu --alignment en-es.align\n" in out
+    code, out, _err = run_cli("show", "--help")
+    assert "marked [like this]" in " ".join(out.split())
+    code, out, _err = run_cli("import", "--help")
+    assert "{file}" not in out
+
+
+# -- compare: the baseline is a system, runs can be chosen ---------------------------
+
+
+def test_compare_counts_the_baseline_as_a_system_and_names_the_runs(run_cli, demo_suite: dict[str, Path]) -> None:  # type: ignore[no-untyped-def]
+    db = demo_suite["db"]
+    code, out, err = run_cli("compare", "--db", db, "--baseline", "direct", "--system", "pivot",
+                             "--samples", "200", "--format", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["systems"] == ["direct", "pivot"] and report["baseline"] == "direct"
+    assert report["runs"] == {"direct": 1, "pivot": 1}
+    # a second evaluation of pivot is run 2 (compare stored run 2 in between: runs share one id sequence)
+    assert run_cli("evaluate", "--db", db, "--system", f"pivot={demo_suite['direct']}")[0] == 0
+    latest = runs(db)
+    code, out, err = run_cli("compare", "--db", db, "--baseline", "direct", "--system", "pivot",
+                             "--samples", "200", "--format", "json")
+    assert json.loads(out)["runs"] == {"direct": 1, "pivot": latest}
+    # with --run the first evaluation is compared again, and gives the first answer
+    code, out2, err = run_cli("compare", "--db", db, "--baseline", "direct", "--system", "pivot", "--run", "pivot=1",
+                              "--samples", "200", "--format", "json")
+    assert code == 0, err
+    again = json.loads(out2)
+    assert again["runs"] == {"direct": 1, "pivot": 1} and again["comparisons"] == report["comparisons"]
+    code, _out, err = run_cli("compare", "--db", db, "--baseline", "direct", "--system", "pivot", "--run", "pivot=999")
+    assert code == 1 and "run 999 did not evaluate system 'pivot'" in err
+    code, _out, err = run_cli("compare", "--db", db, "--system", "direct", "--system", "pivot", "--run", "pivot")
+    assert (code, err) == (2, "checkpoints: error: --run 'pivot': expected NAME=ID, the id of a stored evaluation run\n")
+
+
+# -- output problems are found before anything is stored ------------------------------
+
+
+@pytest.mark.parametrize("command", ["evaluate", "compare"])
+def test_a_bad_output_path_stores_nothing(run_cli, demo_suite: dict[str, Path], tmp_path: Path, command: str) -> None:  # type: ignore[no-untyped-def]
+    db = demo_suite["db"]
+    before = runs(db)
+    args = ["--system", f"direct={demo_suite['direct']}", "--system", "pivot"] if command == "compare" else [
+        "--system", f"direct={demo_suite['direct']}"]
+    code, _out, err = run_cli(command, "--db", db, *args, "--output", tmp_path / "missing" / "report.txt")
+    assert code == 1 and err == f"checkpoints: error: {tmp_path / 'missing' / 'report.txt'}: folder {tmp_path / 'missing'} does not exist\n"
+    code, _out, err = run_cli(command, "--db", db, *args, "--output", tmp_path)
+    assert code == 1 and err == f"checkpoints: error: {tmp_path}: is a directory, not a file\n"
+    assert runs(db) == before
+
+
+# -- signatures are never wrapped ---------------------------------------------------------
+
+
+def test_signatures_stay_on_one_line(run_cli, demo_suite: dict[str, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = demo_suite["db"]
+    target = tmp_path / "report.txt"
+    code, out, err = run_cli("compare", "--db", db, "--system", "direct", "--system", "pivot", "--samples", "100",
+                             "--output", target)
+    assert code == 0, err
+    for text in (target.read_text(encoding="utf-8"),):
+        lines = [line for line in text.splitlines() if line.startswith("signature: ")]
+        assert len(lines) == 1
+        assert re.fullmatch(r"signature: (\S+:\S+\|)+version:\S+", lines[0]), lines[0]
+    code, out, _err = run_cli("compare", "--db", db, "--system", "direct", "--system", "pivot", "--samples", "100",
+                              "--format", "json")
+    assert json.loads(out)["signature"] == lines[0].removeprefix("signature: ")
+    assert "min-checkpoints:30" in lines[0] and "alpha:0.05" in lines[0]
+
+
+# -- category names ------------------------------------------------------------------------
+
+
+def test_category_names_ignore_case_and_suggest(run_cli, demo_suite: dict[str, Path]) -> None:  # type: ignore[no-untyped-def]
+    db = demo_suite["db"]
+    code, out, err = run_cli("show", "--db", db, "--category", "noun   PHRASE", "--limit", "1", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["checkpoints"][0]["category"] == "Noun phrase"
+    code, _out, err = run_cli("show", "--db", db, "--category", "Prepositon phrase")
+    assert code == 1 and err == "checkpoints: error: no category 'Prepositon phrase' in suite 'd' (did you mean 'Preposition phrase'?)\n"
+
+
+# -- degenerate builds warn ---------------------------------------------------------------------
+
+
+def test_a_build_with_empty_alignments_warns(run_cli, demo_suite: dict[str, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    empty = tmp_path / "empty.align"
+    empty.write_text("\n" * 60)
+    code, _out, err = run_cli("build", "--db", tmp_path / "e.db", "--src-lang", "en", "--tgt-lang", "es",
+                              "--source-conllu", demo_suite["en"], "--reference-conllu", demo_suite["es"],
+                              "--alignment", empty, "--taxonomy", "en")
+    assert code == 0
+    warnings = [line for line in err.splitlines() if line.startswith("warning: ")]
+    assert any(re.match(r"warning: \d+ of \d+ check-points found were skipped \(most as '", w) for w in warnings), err
+    assert "warning: 60 sentence pairs have no alignment link at all" in warnings
+    assert "noise filter" not in err
+
+
+def test_a_taxonomy_for_another_language_warns(run_cli, demo_suite: dict[str, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    code, _out, err = run_cli("build", "--db", tmp_path / "z.db", "--src-lang", "en", "--tgt-lang", "es",
+                              "--source-conllu", demo_suite["en"], "--reference-conllu", demo_suite["es"],
+                              "--alignment", demo_suite["alignment"], "--taxonomy", "zh")
+    assert code == 0
+    assert "warning: taxonomy 'zh' is for zh sources, but the source language is en" in err
+    code, _out, err = run_cli("build", "--db", tmp_path / "u.db", "--src-lang", "en", "--tgt-lang", "es",
+                              "--source-conllu", demo_suite["en"], "--reference-conllu", demo_suite["es"],
+                              "--alignment", demo_suite["alignment"], "--taxonomy", "ud")
+    assert code == 0 and "warning:" not in err
