@@ -34,7 +34,7 @@ Progress = Callable[[str, int], Callable[[int], None]]
 """``progress(description, total)`` returns an ``advance(n)`` callback."""
 
 
-def _no_progress(description: str, total: int) -> Callable[[int], None]:
+def no_progress(description: str, total: int) -> Callable[[int], None]:
     return lambda n: None
 
 
@@ -106,7 +106,7 @@ class BuildResult:
     summary: dict[str, object]
 
 
-def read_corpus(request: BuildRequest, progress: Progress = _no_progress) -> tuple[list[Sentence], list[list[Sentence]], dict[str, str]]:
+def read_corpus(request: BuildRequest, progress: Progress = no_progress) -> tuple[list[Sentence], list[list[Sentence]], dict[str, str]]:
     """Source sentences and, per reference, its sentences; parsed, in file order."""
     if request.source_conllu is not None:
         sources = read_conllu(request.source_conllu, request.source_lang)
@@ -146,7 +146,7 @@ def align_corpus(
     request: BuildRequest,
     sources: list[Sentence],
     references: list[list[Sentence]],
-    progress: Progress = _no_progress,
+    progress: Progress = no_progress,
     lexicon: Lexicon | None = None,
 ) -> tuple[list[list[Alignment]], dict[str, object]]:
     """One list of alignments per reference (each as long as the corpus).
@@ -175,7 +175,7 @@ def align_corpus(
     return result, {"aligner": f"{aligner.name}-{aligner.version}", "aligner_settings": aligner.settings()}
 
 
-def build_suite(request: BuildRequest, progress: Progress = _no_progress) -> BuildResult:
+def build_suite(request: BuildRequest, progress: Progress = no_progress) -> BuildResult:
     """Everything up to (not including) the store: the suite as core types and its summary."""
     request.validate()
     with paused_gc():
@@ -194,7 +194,7 @@ class AlignedCorpus:
     repairs: RepairCounts
 
 
-def align_pairs(request: BuildRequest, progress: Progress = _no_progress) -> AlignedCorpus:
+def align_pairs(request: BuildRequest, progress: Progress = no_progress) -> AlignedCorpus:
     """Read, parse and align the corpus; repair automatic alignments (:mod:`checkpoints.extract.repair`)."""
     from checkpoints.extract.dictionary import estimate_lexicon, read_dictionaries
     from checkpoints.extract.repair import RepairCounts, repair_alignment
@@ -234,7 +234,7 @@ def _build_suite(request: BuildRequest, progress: Progress) -> BuildResult:
 
 
 def build_suite_from(
-    request: BuildRequest, corpus: AlignedCorpus, progress: Progress = _no_progress, taxonomy: Taxonomy | None = None
+    request: BuildRequest, corpus: AlignedCorpus, progress: Progress = no_progress, taxonomy: Taxonomy | None = None
 ) -> BuildResult:
     """The suite of an aligned corpus: check-points, their references, the filters' counts."""
     from checkpoints.extract.checkpoints import ExtractionOptions, extract_checkpoints

@@ -1,0 +1,85 @@
+"""The demo workflow: build the bundled English→Spanish suite, evaluate two Apertium systems, compare.
+
+Everything comes from package data (gold UD PUD sample, eflomal alignments,
+FreeDict and Apertium dictionaries, the two systems' outputs), so the demo
+needs no network and no models. Running it again replaces the demo suite in
+the same database and keeps anything else stored there.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from checkpoints.evaluate.resample import ResampleSpec
+from checkpoints.service.build import BuildRequest, BuildResult, Progress, build_suite, no_progress
+from checkpoints.service.compare import ComparisonResult, compare_systems
+
+DEMO_SUITE = "pud-en-es-demo"
+SYSTEMS = ("direct", "pivot")
+
+
+@dataclass(slots=True)
+class DemoResult:
+    database: Path
+    build: BuildResult
+    comparison: ComparisonResult
+    outputs: dict[str, Path]
+    """Each system's translations, where the package keeps them (for the commands to try next)."""
+
+
+def default_database() -> Path:
+    return Path(tempfile.gettempdir()) / "checkpoints-demo.db"
+
+
+@contextmanager
+def demo_folder() -> Iterator[Path]:
+    """The bundled demo files as a real folder (a wheel may keep them zipped)."""
+    with resources.as_file(resources.files("checkpoints") / "data" / "demo") as folder:
+        yield Path(folder)
+
+
+def demo_request(folder: Path) -> BuildRequest:
+    return BuildRequest(
+        source_lang="en",
+        target_lang="es",
+        source_conllu=folder / "en_pud.conllu.gz",
+        reference_conllu=[folder / "es_pud.conllu.gz"],
+        alignments=[folder / "en-es.align"],
+        dictionaries=[folder / "freedict-eng-spa.index", folder / "apertium-eng-spa.tsv"],
+        taxonomy="en",
+        name=DEMO_SUITE,
+    )
+
+
+def run_demo(
+    database: str | Path | None = None, *, samples: int = 1000, progress: Progress = no_progress
+) -> DemoResult:
+    """Build, store (replacing an earlier demo suite), evaluate and compare with ``direct`` as baseline."""
+    target = Path(database) if database is not None else default_database()
+    with demo_folder() as folder:
+        build = build_suite(demo_request(folder), progress)
+        _replace_demo_suite(target, build)
+        systems = [(name, folder / f"{name}.es.txt") for name in SYSTEMS]
+        comparison = compare_systems(
+            target, systems, baseline="direct", suite_name=DEMO_SUITE, spec=ResampleSpec(samples=samples),
+            correction="holm", min_checkpoints=30,
+        )
+        outputs = dict(systems)
+    return DemoResult(target, build, comparison, outputs)
+
+
+def _replace_demo_suite(target: Path, build: BuildResult) -> None:
+    from checkpoints.db.repo import delete_suite, suite_names
+    from checkpoints.db.session import transaction
+    from checkpoints.service.store import engine_for, store_new_suite
+
+    if target.exists():
+        with engine_for(target) as engine, transaction(engine) as session:
+            if DEMO_SUITE in suite_names(session):
+                delete_suite(session, DEMO_SUITE)
+    store_new_suite(target, build.suite)
