@@ -1,145 +1,286 @@
-"""English WordNet 3.0, read with nltk's WordNet reader (used by METEOR's synonym
-stage and by the English ambiguous-word list).
+"""English WordNet 3.0: METEOR's synonym stage and the English ambiguous-word list.
 
-Where WordNet comes from, in order:
+Both uses need only which synsets a word belongs to, never a synset's
+content: METEOR-sy calls two words synonyms when they share a synset, and the
+ambiguous-word list counts a lemma's synsets per part of speech. So the
+package ships just that part of WordNet 3.0 (``checkpoints/data/wordnet/``,
+about 1.5 MB; its README says how it was extracted): every lemma's synset
+offsets per part of speech (the ``index.*`` files) and the morphological
+exception lists (``*.exc``), which WordNet's morphology needs to reach a
+lemma from an irregular form. Installing the package is therefore enough;
+``CHECKPOINTS_WORDNET_DIR`` may name a WordNet ``dict/`` directory to read
+instead (the same two kinds of files are read from it).
 
-1. the Debian package ``wordnet-base`` (``/usr/share/wordnet``), the
-   project's documented source: ``apt-get install wordnet-base``;
-2. nltk's own ``wordnet`` data (``corpora/wordnet`` under any ``nltk.data``
-   path), for users who installed it with ``nltk.download``.
+Looking words up follows what nltk's WordNet reader (3.10) does, which this
+project used before and whose scores the tests pin:
 
-Debian ships the WordNet database files but not ``lexnames``, the fixed list
-of the 45 lexicographer files that nltk's reader insists on opening (it only
-uses it to name a synset's lexicographer file). The reader here serves that
-list from the WordNet 3.0 specification (``lexnames(5WN)``) when the file is
-absent, so the Debian files work unchanged and nothing is copied.
+- a word is lower-cased and tried in every part of speech (noun, verb,
+  adjective, adverb);
+- its base forms in a part of speech are the word itself and either its
+  exception-list bases (when it is listed) or the forms one suffix rule
+  gives (``cars`` → ``car``), keeping those that are lemmas of that part of
+  speech (``morphy(7WN)``'s rules, applied once);
+- its synsets are the synsets of those base forms.
 
-nltk (3.9+) only opens corpora under its data paths; the directory found is
-therefore appended to ``nltk.data.path``, which is nltk's sanctioned way to
-trust a data directory.
+The data is read on first use only (METEOR-sy, or a word-list regeneration)
+and kept once per source; word lookups are cached by each
+:class:`SynonymSets`, so nothing keyed by a user's corpus outlives it.
 """
 
 from __future__ import annotations
 
-import io
-import warnings
-from collections.abc import Sequence
-from functools import cache
+import gzip
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from functools import cache, lru_cache
 from pathlib import Path
 
 from checkpoints.errors import ResourceNotAvailable
 
-DEBIAN_WORDNET = Path("/usr/share/wordnet")
+ENVIRONMENT_VARIABLE = "CHECKPOINTS_WORDNET_DIR"
+"""Names a WordNet 3.0 ``dict/`` directory to read instead of the packaged data."""
 
-INSTALL_HINT = "install it with `apt-get install wordnet-base` (or nltk's wordnet data)"
+PACKAGE_DATA = Path(__file__).parent / "data" / "wordnet" / "wordnet-3.0.txt.gz"
+"""The packaged lemma index and exception lists (written by ``scripts/make_wordnet_data.py``)."""
 
-LEXNAMES_30 = (
-    "adj.all", "adj.pert", "adv.all", "noun.Tops", "noun.act", "noun.animal", "noun.artifact",
-    "noun.attribute", "noun.body", "noun.cognition", "noun.communication", "noun.event", "noun.feeling",
-    "noun.food", "noun.group", "noun.location", "noun.motive", "noun.object", "noun.person",
-    "noun.phenomenon", "noun.plant", "noun.possession", "noun.process", "noun.quantity", "noun.relation",
-    "noun.shape", "noun.state", "noun.substance", "noun.time", "verb.body", "verb.change", "verb.cognition",
-    "verb.communication", "verb.competition", "verb.consumption", "verb.contact", "verb.creation",
-    "verb.emotion", "verb.motion", "verb.perception", "verb.possession", "verb.social", "verb.stative",
-    "verb.weather", "adj.ppl",
-)
-"""WordNet 3.0's lexicographer files in file-number order (``lexnames(5WN)``)."""
-
-REQUIRED_FILES = ("index.noun", "index.verb", "index.adj", "index.adv",
-                  "data.noun", "data.verb", "data.adj", "data.adv",
-                  "noun.exc", "verb.exc", "adj.exc", "adv.exc")
-"""Files without which a directory is not a WordNet database."""
-
-_POS_NUMBER = {"adj": 3, "adv": 4, "noun": 1, "verb": 2}
-
-
-def lexnames_text() -> str:
-    """The ``lexnames`` file of WordNet 3.0: number, name and syntactic category (1-4) per line."""
-    return _lexnames_text()
-
-
-def _lexnames_text() -> str:
-    return "".join(f"{index:02d}\t{name}\t{_POS_NUMBER[name.split('.')[0]]}\n" for index, name in enumerate(LEXNAMES_30))
-
-
-def _reader_class() -> type:
-    from nltk.corpus.reader.wordnet import WordNetCorpusReader
-
-    class _WordNetReader(WordNetCorpusReader):
-        """nltk's reader, serving ``lexnames`` when a distribution lacks it, for English only."""
-
-        def open(self, file):  # type: ignore[no-untyped-def]
-            root = Path(str(getattr(self._root, "path", self._root)))
-            if file == "lexnames" and not (root / file).exists():
-                return io.StringIO(_lexnames_text())
-            return super().open(file)
-
-        def map_wn(self, version="wordnet"):  # type: ignore[no-untyped-def]
-            # The mapping onto nltk's own WordNet serves the multilingual
-            # (OMW) functions only, and would load nltk's wordnet data.
-            return None
-
-    return _WordNetReader
-
-
-def candidate_directories() -> list[Path]:
-    """Where WordNet is looked for, in order (the Debian package first)."""
-    directories = [DEBIAN_WORDNET]
-    try:
-        import nltk.data
-
-        for base in nltk.data.path:
-            directories.append(Path(str(base)) / "corpora" / "wordnet")
-    except ImportError:  # pragma: no cover - nltk is a dependency
-        pass
-    return directories
-
-
-def find_wordnet(directories: Sequence[Path] | None = None) -> Path:
-    """The first directory holding a WordNet database, or :class:`ResourceNotAvailable`."""
-    searched = list(directories) if directories is not None else candidate_directories()
-    for directory in searched:
-        if all((directory / name).is_file() for name in REQUIRED_FILES):
-            return directory
-    shown = ", ".join(map(str, searched[:3])) + (", ..." if len(searched) > 3 else "")
-    raise ResourceNotAvailable(f"English WordNet not found (looked in {shown}): {INSTALL_HINT}")
-
-
-def load_wordnet(directory: Path | None = None):  # type: ignore[no-untyped-def]
-    """nltk's ``WordNetCorpusReader`` over ``directory`` or the WordNet :func:`find_wordnet` finds (loaded once)."""
-    return _load(directory if directory is not None else find_wordnet())
-
-
-@cache
-def _load(root: Path):  # type: ignore[no-untyped-def]
-    import nltk.data
-
-    if not all((root / name).is_file() for name in REQUIRED_FILES):
-        raise ResourceNotAvailable(f"{root} is not a WordNet database: {INSTALL_HINT}")
-    if str(root) not in map(str, nltk.data.path):
-        nltk.data.path.append(str(root))
-    with warnings.catch_warnings():
-        # "The multilingual functions are not available": only English is used.
-        warnings.simplefilter("ignore")
-        return _reader_class()(str(root), None)
-
-
+POS_FILES = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
+"""WordNet's parts of speech and the suffix of their ``index.*`` and ``*.exc`` files, in lookup order."""
 
 UPOS_OF_WORDNET_POS = {"n": "NOUN", "v": "VERB", "a": "ADJ", "r": "ADV"}
 """WordNet's parts of speech as UD UPOS tags (adjective satellites count as ADJ)."""
 
+REQUIRED_FILES = tuple(f"index.{suffix}" for suffix in POS_FILES.values()) + tuple(
+    f"{suffix}.exc" for suffix in POS_FILES.values()
+)
+"""The files of a WordNet ``dict/`` directory that are read."""
+
+SUFFIX_RULES: dict[str, tuple[tuple[str, str], ...]] = {
+    "n": (("s", ""), ("ses", "s"), ("ves", "f"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
+          ("men", "man"), ("ies", "y")),
+    "v": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", "")),
+    "a": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
+    "r": (),
+}
+"""WordNet's detachment rules (``morphy(7WN)``): an inflectional ending and what replaces it."""
+
+_HEADER = "#"
+_SECTION = "@"
+
+
+class WordNet:
+    """The lemma index and exception lists of one WordNet, with its morphology.
+
+    Args:
+        index: part of speech → lemma → synset offsets, in the index file's order.
+        exceptions: part of speech → inflected form → its base forms.
+        source: where the data came from, for messages.
+    """
+
+    def __init__(
+        self,
+        index: Mapping[str, Mapping[str, tuple[int, ...]]],
+        exceptions: Mapping[str, Mapping[str, tuple[str, ...]]],
+        source: str,
+    ) -> None:
+        self.index = {pos: dict(index.get(pos, {})) for pos in POS_FILES}
+        self.exceptions = {pos: dict(exceptions.get(pos, {})) for pos in POS_FILES}
+        self.source = source
+
+    def base_forms(self, word: str, pos: str) -> list[str]:
+        """The lemmas of part of speech ``pos`` that ``word`` (as given) may be a form of, the word first."""
+        lemmas = self.index[pos]
+        listed = self.exceptions[pos].get(word)
+        if listed is not None:
+            candidates = [word, *listed]
+        else:
+            candidates = [word, *(word[: -len(ending)] + new for ending, new in SUFFIX_RULES[pos] if word.endswith(ending))]
+        return [form for form in dict.fromkeys(candidates) if form in lemmas]
+
+    def synsets(self, word: str, pos: str | None = None) -> list[tuple[str, int]]:
+        """``(part of speech, offset)`` of every synset of the lower-cased ``word`` through its base forms.
+
+        One entry per base form and synset, so a synset two base forms share
+        counts twice, as nltk's ``synsets()`` counts it.
+        """
+        lemma = word.lower()
+        return [
+            (part, offset)
+            for part in (POS_FILES if pos is None else (pos,))
+            for form in self.base_forms(lemma, part)
+            for offset in self.index[part][form]
+        ]
+
+    def synset_ids(self, word: str) -> frozenset[tuple[str, int]]:
+        """The synsets of ``word`` in every part of speech, as a set (METEOR's synonym test)."""
+        return frozenset(self.synsets(word))
+
+    def lemmas(self, pos: str) -> Iterator[str]:
+        """The lemmas of a part of speech, sorted (multi-word lemmas joined by ``_``)."""
+        return iter(sorted(self.index[pos]))
+
+    def sense_counts(self) -> dict[str, dict[str, int]]:
+        """Number of senses (synsets) of every lemma, per UPOS, multi-word lemmas with spaces (``take off``)."""
+        counts: dict[str, dict[str, int]] = {}
+        for pos, upos in UPOS_OF_WORDNET_POS.items():
+            for lemma in self.lemmas(pos):
+                senses = len(self.synsets(lemma, pos))
+                if senses:
+                    counts.setdefault(lemma.replace("_", " "), {})[upos] = senses
+        return counts
+
+
+class SynonymSets:
+    """Word → the WordNet synsets of the word and of its base forms (METEOR's synonym test).
+
+    That is the union of Meteor's ``getSynSets`` and ``getStemSynSets``; two
+    different words are synonyms when their sets intersect. Each instance
+    caches its own lookups (a test set's vocabulary repeats), so the cache
+    lives as long as the metric that uses it.
+    """
+
+    def __init__(self, wordnet: WordNet | None = None) -> None:
+        self.wordnet = wordnet if wordnet is not None else load_wordnet()
+        self.lookup = lru_cache(maxsize=1 << 17)(self.wordnet.synset_ids)
+
+
+def synonym_sets(directory: Path | None = None) -> SynonymSets:
+    """A :class:`SynonymSets` over ``directory``'s WordNet or the default one (see :func:`load_wordnet`)."""
+    return SynonymSets(load_wordnet(directory))
+
 
 def sense_counts(directory: Path | None = None) -> dict[str, dict[str, int]]:
-    """Number of WordNet senses (synsets) of every lemma, per UPOS.
+    """Number of WordNet senses of every lemma, per UPOS (see :meth:`WordNet.sense_counts`)."""
+    return load_wordnet(directory).sense_counts()
 
-    Multi-word lemmas are returned with spaces (``take off``), the way tokens
-    are joined when matching a word list.
+
+def load_wordnet(directory: Path | None = None) -> WordNet:
+    """WordNet from a ``dict/`` directory, else ``$CHECKPOINTS_WORDNET_DIR``, else the packaged data.
+
+    Read once per source and shared: the data is the same for every caller.
+
+    Raises:
+        ResourceNotAvailable: the directory lacks a WordNet file, or the
+            packaged data is missing (a broken installation).
     """
-    reader = load_wordnet(directory)
-    counts: dict[str, dict[str, int]] = {}
-    for pos, upos in UPOS_OF_WORDNET_POS.items():
-        for lemma in reader.all_lemma_names(pos):
-            senses = len(reader.synsets(lemma, pos))
-            if senses:
-                counts.setdefault(lemma.replace("_", " "), {})[upos] = senses
-    return counts
+    if directory is None and os.environ.get(ENVIRONMENT_VARIABLE):
+        return _load_directory(Path(os.environ[ENVIRONMENT_VARIABLE]).expanduser(), f" (from {ENVIRONMENT_VARIABLE})")
+    if directory is not None:
+        return _load_directory(Path(directory), "")
+    return _load_package_data(PACKAGE_DATA)
+
+
+def _load_directory(directory: Path, origin: str) -> WordNet:
+    missing = [name for name in REQUIRED_FILES if not (directory / name).is_file()]
+    if missing:
+        raise ResourceNotAvailable(
+            f"{directory}{origin} is not a WordNet 3.0 dict/ directory (missing {missing[0]})"
+        )
+    return _read_directory(directory.resolve())
+
+
+@cache
+def _read_directory(directory: Path) -> WordNet:
+    return read_dict_directory(directory)
+
+
+@cache
+def _load_package_data(path: Path) -> WordNet:
+    if not path.is_file():
+        raise ResourceNotAvailable(
+            f"the packaged WordNet data {path} is missing: reinstall mt-checkpoints, or set "
+            f"{ENVIRONMENT_VARIABLE} to a WordNet 3.0 dict/ directory"
+        )
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        return parse_package_text(handle, str(path))
+
+
+# -- the WordNet database files -------------------------------------------------
+
+
+def read_dict_directory(directory: Path) -> WordNet:
+    """The lemma index and exception lists of a WordNet ``dict/`` directory (``index.*``, ``*.exc``).
+
+    Index lines are ``lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt
+    tagsense_cnt synset_offset...`` (``wndb(5WN)``); lines starting with a
+    space are the licence header. Exception lines are ``form base...``
+    (a later line for the same form replaces an earlier one).
+    """
+    index: dict[str, dict[str, tuple[int, ...]]] = {pos: {} for pos in POS_FILES}
+    exceptions: dict[str, dict[str, tuple[str, ...]]] = {pos: {} for pos in POS_FILES}
+    for pos, suffix in POS_FILES.items():
+        path = directory / f"index.{suffix}"
+        with path.open(encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                if line.startswith(" ") or not line.strip():
+                    continue
+                lemma, offsets = _index_entry(line, pos, f"{path}:{number}")
+                index[pos][lemma] = offsets
+        path = directory / f"{suffix}.exc"
+        with path.open(encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                terms = line.split()
+                if not terms:
+                    continue
+                if terms[0][0] in (_HEADER, _SECTION):  # WordNet 3.0 has none; the packaged form reserves them
+                    raise ResourceNotAvailable(f"{path}:{number}: not a WordNet 3.0 exception line")
+                exceptions[pos][terms[0]] = tuple(terms[1:])
+    return WordNet(index, exceptions, str(directory))
+
+
+def _index_entry(line: str, pos: str, where: str) -> tuple[str, tuple[int, ...]]:
+    fields = line.split()
+    try:
+        synsets, pointers = int(fields[2]), int(fields[3])
+        offsets = tuple(int(field) for field in fields[6 + pointers : 6 + pointers + synsets])
+    except (IndexError, ValueError):
+        offsets, synsets = (), -1
+    if len(offsets) != synsets or synsets < 1 or fields[1] != pos or fields[0][0] in (_HEADER, _SECTION):
+        raise ResourceNotAvailable(f"{where}: not a WordNet 3.0 index line of part of speech {pos!r}")
+    return fields[0], offsets
+
+
+# -- the packaged form ------------------------------------------------------------
+
+
+def package_lines(wordnet: WordNet, header: Iterable[str] = ()) -> Iterator[str]:
+    """The packaged text of ``wordnet``: deterministic, one entry a line.
+
+    ``#`` lines are comments; ``@index POS`` and ``@exceptions POS`` open a
+    section; an index line is ``lemma offset...`` (decimal offsets, the index
+    file's order), an exception line ``form base...``, both sorted.
+    """
+    for line in header:
+        yield f"{_HEADER} {line}".rstrip() + "\n"
+    for pos in POS_FILES:
+        yield f"{_SECTION}index {pos}\n"
+        for lemma in sorted(wordnet.index[pos]):
+            yield " ".join([lemma, *map(str, wordnet.index[pos][lemma])]) + "\n"
+    for pos in POS_FILES:
+        yield f"{_SECTION}exceptions {pos}\n"
+        for form in sorted(wordnet.exceptions[pos]):
+            yield " ".join([form, *wordnet.exceptions[pos][form]]) + "\n"
+
+
+def parse_package_text(lines: Iterable[str], source: str) -> WordNet:
+    """The :class:`WordNet` that :func:`package_lines` wrote."""
+    index: dict[str, dict[str, tuple[int, ...]]] = {pos: {} for pos in POS_FILES}
+    exceptions: dict[str, dict[str, tuple[str, ...]]] = {pos: {} for pos in POS_FILES}
+    section: dict[str, tuple[int, ...]] | dict[str, tuple[str, ...]] | None = None
+    is_index = False
+    for number, line in enumerate(lines, 1):
+        if line.startswith(_HEADER):
+            continue
+        if line.startswith(_SECTION):
+            kind, _, pos = line[1:].strip().partition(" ")
+            if kind not in ("index", "exceptions") or pos not in POS_FILES:
+                raise ResourceNotAvailable(f"{source}:{number}: unknown section {line.strip()!r}")
+            is_index = kind == "index"
+            section = (index if is_index else exceptions)[pos]
+            continue
+        fields = line.split()
+        if not fields:
+            continue
+        if section is None:
+            raise ResourceNotAvailable(f"{source}:{number}: an entry before any section")
+        section[fields[0]] = tuple(map(int, fields[1:])) if is_index else tuple(fields[1:])  # type: ignore[assignment]
+    return WordNet(index, exceptions, source)

@@ -2,15 +2,16 @@
 """Regenerate the word lists shipped in taxonomy/wordlists/.
 
     python scripts/make_wordlists.py                      # every list
-    python scripts/make_wordlists.py --only ambiguous-en --wordnet /usr/share/wordnet
+    python scripts/make_wordlists.py --only ambiguous-en --wordnet WordNet-3.0/dict
     python scripts/make_wordlists.py --only ambiguous-zh --min-senses-zh 5
     python scripts/make_wordlists.py --check              # exit 1 if a shipped list differs
 
 ambiguous-en.txt
     English lemmas with at least MIN_SENSES (default 5) WordNet 3.0 senses in
-    at least one part of speech, read from the Debian package wordnet-base
-    with nltk's WordNetCorpusReader. Each line keeps the sense count of every
-    part of speech (``run<TAB>NOUN=16 VERB=41``) so that the "Ambiguous word"
+    at least one part of speech, counted from the WordNet 3.0 data the
+    package ships (checkpoints.wordnet; --wordnet reads a WordNet dict/
+    directory instead). Each line keeps the sense count of every part of
+    speech (``run<TAB>NOUN=16 VERB=41``) so that the "Ambiguous word"
     category can require its threshold for the token's own UPOS.
 
 ambiguous-zh.txt
@@ -39,8 +40,8 @@ from pathlib import Path
 from checkpoints.errors import CheckpointsError
 from checkpoints.taxonomy.cedict import cedict_entries, idioms, sense_counts
 from checkpoints.taxonomy.lexicons import PACKAGE_WORDLISTS
-from checkpoints.taxonomy.wordnet import DEFAULT_WORDNET_DIR, UPOS_OF_WORDNET_POS
-from checkpoints.taxonomy.wordnet import sense_counts as wordnet_sense_counts
+from checkpoints.wordnet import UPOS_OF_WORDNET_POS
+from checkpoints.wordnet import sense_counts as wordnet_sense_counts
 
 MIN_SENSES = 5
 MIN_SENSES_ZH = 5
@@ -51,7 +52,7 @@ _CEDICT_SOURCE = (
 )
 
 
-def ambiguous_english(wordnet_dir: Path, min_senses: int) -> str:
+def ambiguous_english(wordnet_dir: Path | None, min_senses: int) -> str:
     counts = wordnet_sense_counts(wordnet_dir)
     lines = [
         "# English ambiguous words: lemmas with at least "
@@ -98,7 +99,9 @@ def entry_count(text: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--wordnet", type=Path, default=DEFAULT_WORDNET_DIR, help="WordNet 3.0 database directory")
+    parser.add_argument(
+        "--wordnet", type=Path, help="WordNet 3.0 dict/ directory (default: the WordNet data the package ships)"
+    )
     parser.add_argument("--min-senses", type=int, default=MIN_SENSES, help="sense threshold of ambiguous-en.txt")
     parser.add_argument("--min-senses-zh", type=int, default=MIN_SENSES_ZH, help="sense threshold of ambiguous-zh.txt")
     parser.add_argument("--output-dir", type=Path, default=PACKAGE_WORDLISTS, help="where to write the lists")

@@ -63,7 +63,7 @@ system and document scores, which Asiya reports (``Aggregation.CORPUS``).
 
 Text: the project tokenizer (``--tokenize``), lower-cased with ``--case ci``
 (Asiya passes no ``-norm``/``-lower``, so Meteor compares the words as given).
-WordNet: see :mod:`checkpoints.evaluate.metrics.wordnet`. Paraphrase table
+WordNet: see :mod:`checkpoints.wordnet`. Paraphrase table
 for ``METEOR-pa`` (``MetricOptions.extra["paraphrase-table"]``): UTF-8 text,
 optionally gzip-compressed (``.gz``), one pair per line
 ``phrase<TAB>paraphrase`` (further tab-separated fields, such as a
@@ -508,7 +508,7 @@ class Meteor(Metric):
         self._stems: dict[str, str] = {}
 
     def _load_synonyms(self) -> Callable[[str], frozenset]:  # type: ignore[type-arg]
-        from checkpoints.evaluate.metrics.wordnet import synonym_sets
+        from checkpoints.wordnet import synonym_sets
 
         try:
             return synonym_sets().lookup

@@ -20,7 +20,6 @@ import numpy as np
 import pytest
 
 from checkpoints.errors import InputError, ResourceNotAvailable, UsageError
-from checkpoints.evaluate.metrics import wordnet
 from checkpoints.evaluate.metrics.base import Aggregation, MetricOptions
 from checkpoints.evaluate.metrics.meteor import (
     Match,
@@ -30,6 +29,7 @@ from checkpoints.evaluate.metrics.meteor import (
     resolve,
 )
 from checkpoints.evaluate.metrics.registry import get_metric, metric_names
+from checkpoints.wordnet import ENVIRONMENT_VARIABLE, synonym_sets
 
 DATA = Path(__file__).parent.parent / "data" / "metrics" / "fscore"
 PARAPHRASES = str(DATA / "paraphrases.tsv")
@@ -190,28 +190,23 @@ def test_synonyms_need_english_and_stems_a_stemmer() -> None:
 
 
 def test_missing_wordnet_is_a_one_line_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    with pytest.raises(ResourceNotAvailable, match=r"apt-get install wordnet-base"):
-        wordnet.find_wordnet([tmp_path])
-    # A machine whose only candidate directory is empty:
-    monkeypatch.setattr(wordnet, "synonym_sets", lambda: wordnet.SynonymSets(wordnet.find_wordnet([tmp_path])))
+    # The packaged WordNet is the default; a user's directory without WordNet files is reported in one line.
+    monkeypatch.setenv(ENVIRONMENT_VARIABLE, str(tmp_path))
     with pytest.raises(ResourceNotAvailable) as error:
         get_metric("METEOR-sy")
-    message = str(error.value)
-    assert message == (f"METEOR-sy needs WordNet: English WordNet not found (looked in {tmp_path}): "
-                       "install it with `apt-get install wordnet-base` (or nltk's wordnet data)")
+    assert str(error.value) == (f"METEOR-sy needs WordNet: {tmp_path} (from {ENVIRONMENT_VARIABLE}) "
+                                "is not a WordNet 3.0 dict/ directory (missing index.noun)")
 
 
-def test_wordnet_reader_over_the_debian_files(tmp_path: Path) -> None:
-    reader = wordnet.load_wordnet()
-    # Debian's wordnet-base has no "lexnames"; the WordNet 3.0 list stands in (lexnames(5WN)).
-    assert reader.synsets("dog")[0].lexname() == "noun.animal"
-    assert len(wordnet.LEXNAMES_30) == 45
-    lookup = wordnet.synonym_sets().lookup
-    # "cars" reaches car.n.01 through WordNet's morphology; it holds "automobile".
+def test_synonym_lookup_over_the_packaged_wordnet() -> None:
+    lookup = synonym_sets().lookup
+    # "cars" reaches car.n.01 (offset 02958343) through WordNet's morphology; it holds "automobile".
+    assert ("n", 2958343) in lookup("cars") and ("n", 2958343) in lookup("Automobile")
     assert not lookup("cars").isdisjoint(lookup("automobile"))
+    assert lookup("safety").isdisjoint(lookup("security"))
     assert lookup(",") == frozenset() and lookup("Über-") == frozenset()
-    with pytest.raises(ResourceNotAvailable, match="is not a WordNet database: install it with"):
-        wordnet.load_wordnet(tmp_path)
+    # Each metric has its own lookup cache: nothing keyed by a corpus's words is kept globally.
+    assert synonym_sets().lookup is not lookup
 
 
 def test_best_reference_wins() -> None:

@@ -11,7 +11,7 @@ import pytest
 from checkpoints.errors import ResourceNotAvailable
 from checkpoints.taxonomy.lexicons import PACKAGE_WORDLISTS, jieba_words
 from checkpoints.taxonomy.wordlist import load_wordlist
-from checkpoints.taxonomy.wordnet import DEFAULT_WORDNET_DIR, lexnames_text, sense_counts
+from checkpoints.wordnet import sense_counts
 
 ROOT = Path(__file__).parent.parent.parent
 SCRIPT = ROOT / "scripts" / "make_wordlists.py"
@@ -69,9 +69,7 @@ def test_chinese_lists_are_what_the_installed_cedict_gives(name: str) -> None:
     assert result.stdout.strip().endswith(f"{name}.txt: up to date")
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not (DEFAULT_WORDNET_DIR / "index.noun").is_file(), reason="Debian package wordnet-base not installed")
-def test_ambiguous_list_is_what_the_installed_wordnet_gives() -> None:
+def test_ambiguous_list_is_what_the_packaged_wordnet_gives() -> None:
     result = subprocess.run(
         [sys.executable, str(SCRIPT), "--check", "--only", "ambiguous-en"], capture_output=True, text=True, check=False
     )
@@ -79,12 +77,17 @@ def test_ambiguous_list_is_what_the_installed_wordnet_gives() -> None:
     assert result.stdout.strip().endswith("ambiguous-en.txt: up to date")
 
 
-def test_missing_wordnet_names_the_debian_package(tmp_path: Path) -> None:
+def test_sense_counts_of_the_packaged_wordnet() -> None:
+    counts = sense_counts()
+    assert len(counts) == 147306
+    assert counts["run"] == {"NOUN": 16, "VERB": 41} and counts["take off"] == {"VERB": 9}
+    assert counts["building"] == {"NOUN": 4}
+
+
+def test_missing_wordnet_directory(tmp_path: Path) -> None:
     with pytest.raises(ResourceNotAvailable) as caught:
         sense_counts(tmp_path)
-    assert str(caught.value) == (
-        f"WordNet 3.0 not found in {tmp_path} (missing index.noun): install the Debian package wordnet-base"
-    )
+    assert str(caught.value) == f"{tmp_path} is not a WordNet 3.0 dict/ directory (missing index.noun)"
 
 
 def test_script_reports_a_missing_wordnet_in_one_line(tmp_path: Path) -> None:
@@ -96,20 +99,9 @@ def test_script_reports_a_missing_wordnet_in_one_line(tmp_path: Path) -> None:
     )
     assert result.returncode == 1
     assert result.stderr == (
-        f"make_wordlists: error: WordNet 3.0 not found in {tmp_path} (missing index.noun): "
-        "install the Debian package wordnet-base\n"
+        f"make_wordlists: error: {tmp_path} is not a WordNet 3.0 dict/ directory (missing index.noun)\n"
     )
     assert not (tmp_path / "ambiguous-en.txt").exists()
-
-
-def test_lexnames_follow_the_wordnet_format() -> None:
-    """lexnames(5WN): 45 files, numbered from 00, syntactic category 1-4."""
-    lines = lexnames_text().splitlines()
-    assert len(lines) == 45
-    assert lines[0] == "00\tadj.all\t3"
-    assert lines[3] == "03\tnoun.Tops\t1"
-    assert lines[29] == "29\tverb.body\t2"
-    assert lines[44] == "44\tadj.ppl\t3"
 
 
 def test_jieba_dictionary_words() -> None:
