@@ -1,9 +1,9 @@
 """Conversion between ORM rows and core dataclasses, with bulk writes.
 
-Bulk Core ``insert()`` on the mapped tables, with explicit primary keys, keeps a
-build of thousands of pairs to a handful of executemany statements; the ORM
-unit of work (one statement per object) and even ORM bulk inserts are several
-times slower here.
+Bulk Core ``insert()`` on the mapped tables keeps a build of thousands of pairs
+to a handful of executemany statements; the ORM unit of work (one statement per
+object) and even ORM bulk inserts are several times slower here. The database
+numbers the rows; a suite's natural keys map them back (``_ids_by_key``).
 """
 
 from __future__ import annotations
@@ -46,8 +46,18 @@ from checkpoints.model import (
 )
 
 
-def _next_id(session: Session, model: type) -> int:
-    return int(session.scalar(select(func.coalesce(func.max(model.id), 0))) or 0) + 1
+def _ids_by_key(session: Session, key: Any, owner: Any, owner_id: int) -> dict[Any, int]:
+    """Row ids the database gave a suite's rows, by a key unique within the suite.
+
+    Rows are bulk-inserted without ids, so the database numbers them (never
+    ``max(id) + 1``, which two writers would both take, and which leaves a
+    PostgreSQL sequence behind); one SELECT then maps the suite's natural keys
+    (pair position, category name, check-point number) to those ids. This is
+    as fast as the plain executemany, which RETURNING in parameter order is not
+    on SQLite (one statement per row).
+    """
+    id_column = key.class_.id
+    return {row[0]: row[1] for row in session.execute(select(key, id_column).where(owner == owner_id))}
 
 
 def suite_names(session: Session) -> list[str]:
@@ -88,14 +98,10 @@ def store_suite(session: Session, data: SuiteData) -> int:
     session.add(suite)
     session.flush()
 
-    category_ids: dict[str, int] = {}
-    next_category = _next_id(session, CategoryRow)
     category_rows = []
     for position, category in enumerate(data.categories):
-        category_ids[category.name] = next_category
         category_rows.append(
             {
-                "id": next_category,
                 "suite_id": suite.id,
                 "position": position,
                 "name": category.name,
@@ -104,36 +110,37 @@ def store_suite(session: Session, data: SuiteData) -> int:
                 "user_defined": category.name in data.user_categories,
             }
         )
-        next_category += 1
     if category_rows:
         session.execute(insert(CategoryRow.__table__), category_rows)
+    category_ids: dict[str, int] = _ids_by_key(session, CategoryRow.name, CategoryRow.suite_id, suite.id)
 
-    pair_ids: dict[int, int] = {}
-    next_pair = _next_id(session, Pair)
-    pair_rows, sentence_rows, alignment_rows = [], [], []
-    for position, pair in enumerate(data.pairs):
-        pair_ids[pair.id] = next_pair
-        pair_rows.append({"id": next_pair, "suite_id": suite.id, "position": position, "external_id": str(pair.id)})
-        sentence_rows.append(_sentence_row(next_pair, "source", 0, pair.source))
-        for index, reference in enumerate(pair.references):
-            sentence_rows.append(_sentence_row(next_pair, "ref", index, reference))
-        for index, alignment in enumerate(pair.alignments):
-            alignment_rows.append({"pair_id": next_pair, "reference_index": index, "links": alignment.to_pharaoh()})
-        next_pair += 1
+    pair_rows = [
+        {"suite_id": suite.id, "position": position, "external_id": str(pair.id)}
+        for position, pair in enumerate(data.pairs)
+    ]
     if pair_rows:
         session.execute(insert(Pair.__table__), pair_rows)
+    pair_at: dict[int, int] = _ids_by_key(session, Pair.position, Pair.suite_id, suite.id)
+    pair_ids: dict[int, int] = {}
+    sentence_rows, alignment_rows = [], []
+    for position, pair in enumerate(data.pairs):
+        pair_id = pair_ids[pair.id] = pair_at[position]
+        sentence_rows.append(_sentence_row(pair_id, "source", 0, pair.source))
+        for index, reference in enumerate(pair.references):
+            sentence_rows.append(_sentence_row(pair_id, "ref", index, reference))
+        for index, alignment in enumerate(pair.alignments):
+            alignment_rows.append({"pair_id": pair_id, "reference_index": index, "links": alignment.to_pharaoh()})
+    if sentence_rows:
         session.execute(insert(SentenceRow.__table__), sentence_rows)
     if alignment_rows:
         session.execute(insert(AlignmentRow.__table__), alignment_rows)
 
-    next_checkpoint = _next_id(session, CheckpointRow)
-    checkpoint_rows, reference_rows = [], []
+    checkpoint_rows = []
     for number, checkpoint in enumerate(data.checkpoints, start=1):
         if checkpoint.category not in category_ids:
             raise SuiteError(f"check-point {number} names unknown category {checkpoint.category!r}")
         checkpoint_rows.append(
             {
-                "id": next_checkpoint,
                 "suite_id": suite.id,
                 "pair_id": pair_ids[checkpoint.pair_id],
                 "category_id": category_ids[checkpoint.category],
@@ -141,10 +148,16 @@ def store_suite(session: Session, data: SuiteData) -> int:
                 "span": " ".join(map(str, checkpoint.source_indices)),
             }
         )
+    if checkpoint_rows:
+        session.execute(insert(CheckpointRow.__table__), checkpoint_rows)
+    checkpoint_at: dict[int, int] = _ids_by_key(session, CheckpointRow.number, CheckpointRow.suite_id, suite.id)
+    reference_rows = []
+    for checkpoint, row in zip(data.checkpoints, checkpoint_rows, strict=True):
+        checkpoint_id = checkpoint_at[row["number"]]
         for position, reference in enumerate(checkpoint.references):
             reference_rows.append(
                 {
-                    "checkpoint_id": next_checkpoint,
+                    "checkpoint_id": checkpoint_id,
                     "position": position,
                     "reference_index": reference.reference_index,
                     "tokens": " ".join(reference.tokens),
@@ -153,9 +166,6 @@ def store_suite(session: Session, data: SuiteData) -> int:
                     "from_alignment": reference.from_alignment,
                 }
             )
-        next_checkpoint += 1
-    if checkpoint_rows:
-        session.execute(insert(CheckpointRow.__table__), checkpoint_rows)
     if reference_rows:
         session.execute(insert(CheckpointReferenceRow.__table__), reference_rows)
     return suite.id

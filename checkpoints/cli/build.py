@@ -37,7 +37,7 @@ def register(app: typer.Typer) -> None:
 
 
 def build(
-    db: Annotated[Path, typer.Option("--db", help="SQLite file (or SQLAlchemy URL) to store the suite in.")],
+    db: Annotated[str, typer.Option("--db", help="SQLite file or SQLAlchemy URL (sqlite:///x.db, postgresql://...) to store the suite in.")],
     src_lang: Annotated[str, typer.Option("--src-lang", help="Source language code, e.g. en.")],
     tgt_lang: Annotated[str, typer.Option("--tgt-lang", help="Target (reference) language code, e.g. es.")],
     source: Annotated[Path | None, typer.Option("--source", help="Source sentences, one per line (parsed with stanza).")] = None,

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from rich.console import Console
 from rich.progress import (
@@ -23,6 +23,9 @@ from rich.progress import (
 
 from checkpoints.errors import UsageError
 from checkpoints.io.files import write_atomic
+
+if TYPE_CHECKING:
+    from checkpoints.model import SuiteData
 
 T = TypeVar("T")
 
@@ -113,28 +116,12 @@ def quiet_libraries() -> None:
     transformers_logging.disable_progress_bar()
 
 
-def store_new_suite(db: Path, data: object) -> None:
-    """Store a suite in one transaction; a database file this call created is
-    removed again if storing fails, so nothing half-written stays behind."""
-    from checkpoints.db.repo import store_suite
-    from checkpoints.db.session import open_engine, transaction
-    from checkpoints.gcpause import paused_gc
-    from checkpoints.signature import suite_hash
+def store_new_suite(db: str | Path, data: SuiteData) -> int:
+    """The store service's :func:`~checkpoints.service.store.store_new_suite`, imported
+    only when a command stores a suite so that ``--help`` stays quick."""
+    from checkpoints.service.store import store_new_suite as store
 
-    data.options["content_hash"] = suite_hash(data)  # type: ignore[attr-defined]
-    created = "://" not in str(db) and not Path(db).exists()
-    try:
-        engine = open_engine(db)
-        try:
-            with paused_gc(), transaction(engine) as session:
-                store_suite(session, data)  # type: ignore[arg-type]
-        finally:
-            engine.dispose()
-    except BaseException:
-        if created:
-            for suffix in ("", "-journal", "-wal", "-shm"):
-                Path(f"{db}{suffix}").unlink(missing_ok=True)
-        raise
+    return store(db, data)
 
 
 def emit(content: object, output: Path | None) -> None:

@@ -30,7 +30,7 @@ def register(app: typer.Typer) -> None:
 
 
 def export(
-    db: Annotated[Path, typer.Option("--db", help="The suite database.")],
+    db: Annotated[str, typer.Option("--db", help="The suite database: an SQLite file or an SQLAlchemy URL.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="XML file to write.")],
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
 ) -> None:
@@ -59,7 +59,7 @@ def taxonomy_categories(name: str) -> Sequence[Category] | None:
 
 
 def import_(
-    db: Annotated[Path, typer.Option("--db", help="Database to import into (created if missing).")],
+    db: Annotated[str, typer.Option("--db", help="Database to import into: an SQLite file (created if missing) or an SQLAlchemy URL.")],
     file: Annotated[Path, typer.Argument(help="Suite XML file.", show_default=False)],
     name: Annotated[str | None, typer.Option("--name", help="Store under this name instead of the file's.")] = None,
 ) -> None:

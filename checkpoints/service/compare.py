@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from checkpoints.db.repo import find_suite, store_run
-from checkpoints.db.session import transaction
+from checkpoints.db.session import store_is_writable, transaction
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.compare import Comparison, compare
 from checkpoints.evaluate.matching import DEFAULT_MAX_ORDER, MatchMode
@@ -59,7 +59,8 @@ def compare_systems(
 
     The baseline counts as a system: it is added when not listed. ``runs``
     picks a stored run per system (default: each system's latest). With
-    ``keep`` the comparison is stored as a run; set it off for read-only stores.
+    ``keep`` the comparison is stored as a run, unless the store is read-only:
+    then nothing is written and ``run_id`` is None.
     """
     names = [item if isinstance(item, str) else item[0] for item in systems]
     if baseline is not None and baseline not in names:
@@ -109,22 +110,29 @@ def compare_evaluation(
     )
 
 
-def store_comparison(store: Store, evaluation: Evaluation, comparison: Comparison, report: dict[str, Any]) -> int:
-    """Keep the comparison as a run of its own (its report and options)."""
-    with engine_for(store) as engine, transaction(engine) as session:
-        suite_id = find_suite(session, evaluation.suite.name).id
-        options = {
-            "systems": list(comparison.systems),
-            "baseline": comparison.baseline,
-            "runs": dict(evaluation.run_ids),
-            "method": comparison.spec.method.value,
-            "samples": comparison.spec.samples,
-            "seed": comparison.spec.seed,
-            "correction": comparison.correction.value,
-            "alpha": comparison.alpha,
-            "min_checkpoints": comparison.min_checkpoints,
-        }
-        return store_run(session, suite_id, "compare", options, str(report["signature"]), report)
+def store_comparison(
+    store: Store, evaluation: Evaluation, comparison: Comparison, report: dict[str, Any]
+) -> int | None:
+    """Keep the comparison as a run of its own (its report and options); None, storing
+    nothing, when the store is read-only (a write-protected SQLite file or folder, a
+    ``mode=ro`` URL, a read-only PostgreSQL role), since comparing only reads."""
+    with engine_for(store) as engine:
+        if not store_is_writable(engine):
+            return None
+        with transaction(engine) as session:
+            suite_id = find_suite(session, evaluation.suite.name).id
+            options = {
+                "systems": list(comparison.systems),
+                "baseline": comparison.baseline,
+                "runs": dict(evaluation.run_ids),
+                "method": comparison.spec.method.value,
+                "samples": comparison.spec.samples,
+                "seed": comparison.spec.seed,
+                "correction": comparison.correction.value,
+                "alpha": comparison.alpha,
+                "min_checkpoints": comparison.min_checkpoints,
+            }
+            return store_run(session, suite_id, "compare", options, str(report["signature"]), report)
 
 
 def resolution_warning(comparison: Comparison) -> str | None:

@@ -1,12 +1,21 @@
-"""Opening stores for the services: an SQLite path, an SQLAlchemy URL, or an engine the caller owns."""
+"""Opening stores for the services: an SQLite path, an SQLAlchemy URL, or an engine the caller owns;
+and storing a new suite so that concurrent builds never lose one another's work."""
 
 from __future__ import annotations
 
+import os
+import secrets
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import URL
+
+    from checkpoints.model import SuiteData
 
 Store = str | Path | Engine
 """Where suites live: an SQLite file, an SQLAlchemy URL (``sqlite:///x.db``,
@@ -26,3 +35,96 @@ def engine_for(store: Store, *, create: bool = False) -> Iterator[Engine]:
         yield engine
     finally:
         engine.dispose()
+
+
+def store_new_suite(store: Store, data: SuiteData) -> int:
+    """Store a built or imported suite in one transaction and return its id.
+
+    The suite's content hash goes into its options first. A new SQLite file is
+    written under a temporary name in the same folder and linked into place
+    only once the suite is committed: a failed build leaves no file behind, and
+    since the file that gets the real name is never removed, a process building
+    into the same new file at the same moment can never lose its suite to this
+    one's clean-up (when the name was taken meanwhile, the suite is stored into
+    that database instead). A suite of the same name gives a one-line
+    :class:`~checkpoints.errors.SuiteError`, also when another process stored
+    it a moment ago.
+    """
+    from checkpoints.db.session import describe, sqlite_file, store_url
+    from checkpoints.signature import suite_hash
+
+    data.options["content_hash"] = suite_hash(data)
+    if isinstance(store, Engine):
+        return _store(store, data)
+    url = store_url(store)
+    path = sqlite_file(url)
+    if path is None or path.exists() or path.is_symlink() or "uri" in url.query:
+        with engine_for(store, create=True) as engine:
+            return _store(engine, data)
+    return _store_into_new_file(url, path, data, describe(url))
+
+
+def _store(engine: Engine, data: SuiteData) -> int:
+    from sqlalchemy import select
+    from sqlalchemy.exc import IntegrityError
+
+    from checkpoints.db.models import Suite
+    from checkpoints.db.repo import store_suite
+    from checkpoints.db.session import transaction
+    from checkpoints.errors import SuiteError
+    from checkpoints.gcpause import paused_gc
+
+    try:
+        with paused_gc(), transaction(engine) as session:
+            return store_suite(session, data)
+    except IntegrityError:
+        # Two writers checked the name at the same moment (PostgreSQL lets both
+        # pass the check; the unique index stops the second): the same message
+        # as when the suite was there before.
+        with transaction(engine) as session:
+            taken = session.scalar(select(Suite.id).where(Suite.name == data.name)) is not None
+        if taken:
+            raise SuiteError(
+                f"a suite named {data.name!r} already exists in this database: choose another --name"
+            ) from None
+        raise
+
+
+def _store_into_new_file(url: URL, path: Path, data: SuiteData, where: str) -> int:
+    from checkpoints.db.session import open_engine
+    from checkpoints.errors import StoreError
+
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        raise StoreError(f"{where}: cannot create the database: no such folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StoreError(f"{where}: cannot create the database: the folder {folder} is read-only")
+    temporary = folder / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    try:
+        descriptor = os.open(temporary, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)
+    except OSError as error:
+        raise StoreError(f"{where}: cannot create the database: {error.strerror or error}") from None
+    os.close(descriptor)
+    try:
+        engine = open_engine(url.set(database=str(temporary)), create=True)
+        try:
+            suite_id = _store(engine, data)
+        finally:
+            engine.dispose()
+        try:
+            os.link(temporary, path)
+            return suite_id
+        except OSError:
+            # Another process created the database meanwhile (FileExistsError), or
+            # this file system has no hard links: store under the real name; a
+            # failure there leaves at most an empty store and never removes one.
+            pass
+        engine = open_engine(url, create=True)
+        try:
+            return _store(engine, data)
+        finally:
+            engine.dispose()
+    finally:
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            with suppress(OSError):
+                Path(f"{temporary}{suffix}").unlink()
