@@ -109,11 +109,8 @@ def quiet_libraries() -> None:
     """stanza attaches its own handler at import; keep its chatter out of our output."""
     for name in ("stanza", "transformers", "simalign", "simalign.simalign", "urllib3", "huggingface_hub"):
         logging.getLogger(name).setLevel(logging.ERROR)
-    try:
-        from transformers.utils import logging as transformers_logging
-    except ImportError:
-        return
-    transformers_logging.disable_progress_bar()
+    # transformers reads this setting when it loads, so it need not be imported here
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 
 def store_new_suite(db: str | Path, data: SuiteData) -> int:

@@ -36,7 +36,8 @@ def demo_suite(run_cli, tmp_path: Path, demo_dir: Path) -> dict[str, Path]:  # t
     folder.mkdir()
 
     def head(name: str, sentences: int) -> Path:
-        text = gzip.open(demo_dir / name, "rt", encoding="utf-8").read()
+        with gzip.open(demo_dir / name, "rt", encoding="utf-8") as handle:
+            text = handle.read()
         blocks = text.strip("\n").split("\n\n")[:sentences]
         target = folder / name.removesuffix(".gz")
         target.write_text("\n\n".join(blocks) + "\n\n", encoding="utf-8")
