@@ -5,6 +5,11 @@ exists because a build must say *where* a hand-made file is wrong, and because
 it is a few times faster on large corpora. It keeps comments, ``# text``,
 ``# constituency`` (stanza's way of storing a tree), multi-word token ranges
 for the surface text, and skips empty nodes (``8.1``).
+
+Every dependency tree is checked (one root, no cycle, heads inside the
+sentence): the taxonomies walk heads and subtrees, so a malformed tree would
+silently change which check-points a suite gets. Enhanced dependencies (DEPS)
+and empty nodes take no part in the check.
 """
 
 from __future__ import annotations
@@ -58,6 +63,8 @@ def _parse_block(block: list[tuple[int, str]], path: str | Path, language: str) 
     sent_id: str | None = None
     first_line = block[0][0]
     pending_ner: dict[int, str] = {}
+    unattached: list[int] = []
+    """Lines of words whose HEAD is ``_`` (no tree given)."""
     for number, line in block:
         if line.startswith("#"):
             comments.append(line)
@@ -98,6 +105,7 @@ def _parse_block(block: list[tuple[int, str]], path: str | Path, language: str) 
             head_value = 0
             if deprel not in ("_", ""):
                 raise InputError(path, number, "HEAD is '_' but DEPREL is given")
+            unattached.append(number)
         else:
             if not head.isdigit():
                 raise InputError(path, number, f"HEAD {head!r} is not a non-negative integer")
@@ -125,6 +133,10 @@ def _parse_block(block: list[tuple[int, str]], path: str | Path, language: str) 
             raise InputError(path, line, f"HEAD {token.head} points beyond the sentence's {count} words")
         if token.head == offset:
             raise InputError(path, _line_of_word(block, offset), "a word cannot be its own head")
+    if len(unattached) not in (0, count):
+        raise InputError(path, unattached[0], "HEAD is '_' here but given for other words of the sentence")
+    if not unattached:
+        _check_tree(tokens, path, first_line)
     if multiword and multiword[-1].last > count:
         raise InputError(path, first_line, f"multi-word token {multiword[-1].first}-{multiword[-1].last} ends beyond the last word")
     return Sentence(
@@ -137,6 +149,47 @@ def _parse_block(block: list[tuple[int, str]], path: str | Path, language: str) 
         comments=comments,
         conllu="\n".join(line for _number, line in block) + "\n\n",
     )
+
+
+def _check_tree(tokens: list[Token], path: str | Path, first_line: int) -> None:
+    """One root and no head cycle (heads are already known to lie inside the sentence).
+
+    A sentence whose every word has HEAD 0 and no DEPREL carries no tree (it is
+    how a tagged but unparsed sentence is written back), so it is left alone.
+    """
+    heads = [token.head for token in tokens]
+    roots = [word for word, head in enumerate(heads, start=1) if head == 0]
+    if len(roots) == len(tokens) and all(token.deprel in ("_", "") for token in tokens):
+        return
+    if len(roots) > 1:
+        listed = ", ".join(map(str, roots[:-1])) + f" and {roots[-1]}"
+        raise InputError(path, first_line, f"the dependency tree has {len(roots)} roots: words {listed} have HEAD 0")
+    cycle = _head_cycle(heads)
+    if cycle:
+        path_text = " → ".join(map(str, [*cycle, cycle[0]]))
+        raise InputError(path, first_line, f"head cycle: words {path_text} (each word's HEAD is the next)")
+
+
+def _head_cycle(heads: list[int]) -> list[int]:
+    """The 1-based words of a cycle in ``heads`` (1-based, 0 = root), in head order; [] if none.
+
+    Each word is visited once: a walk up the heads stops at the root or at a
+    word an earlier walk has shown to reach the root.
+    """
+    state = [0] * (len(heads) + 1)  # 0 unvisited, 1 on the current walk, 2 reaches the root
+    state[0] = 2
+    for start in range(1, len(heads) + 1):
+        walk: list[int] = []
+        word = start
+        while state[word] == 0:
+            state[word] = 1
+            walk.append(word)
+            word = heads[word - 1]
+        if state[word] == 1:
+            return walk[walk.index(word):]
+        for visited in walk:
+            state[visited] = 2
+    return []
 
 
 def _line_of_word(block: list[tuple[int, str]], word: int) -> int:

@@ -181,7 +181,8 @@ def test_tokens_with_spaces_survive_export(tmp_path: Path) -> None:
     data = sample_suite()
     data.pairs[1].references[0].tokens[0] = Token(form="10 000")
     text = suite_xml_bytes(data).decode("utf-8")
-    assert "<reference id=\"1\">10\u00a0000 la casa roja</reference>" in text
+    # the stale text ("en la casa roja") is kept beside the tokens, which say "10 000"
+    assert "<reference id=\"1\" text=\"en la casa roja\">10\u00a0000 la casa roja</reference>" in text
     path = tmp_path / "s.xml"
     path.write_text(text, encoding="utf-8")
     assert read_suite_xml(path, resolve).pairs[1].references[0].forms[0] == "10\u00a0000"
@@ -196,7 +197,7 @@ def test_tokens_with_spaces_survive_export(tmp_path: Path) -> None:
         ('<span>5 6 7 8 9 10</span>', '<span>5 6 7 8 9 13</span>', 10, "span index 13 out of range (the source has 12 tokens)"),
         ('<span>5 6 7 8 9 10</span>', '<span>6 5</span>', 10, "span indices must be increasing and distinct"),
         ('category="Noun"', 'category="Noun" level="phrase"', 6, "category 'Noun' is word-level, the file says phrase"),
-        ('<checkpoint id="8"', '<checkpoint id="7"', 10, "does not follow the suite schema: Element 'checkpoint': Duplicate key-sequence ['7']"),
+        ('<checkpoint id="8"', '<checkpoint id="7"', 10, "check-point id 7 is used twice (first on line 6)"),
         ("</suite>", "", 16, "not well-formed XML: Premature end of data in tag suite line 2"),
     ],
 )
