@@ -261,7 +261,12 @@ def store_is_writable(engine: Engine) -> bool:
     """Whether results can be kept in this store: false for SQLite opened read-only and for
     a PostgreSQL session that is read-only or may not add runs."""
     if engine.dialect.name == "sqlite":
-        return not url_is_read_only(engine.url)
+        if url_is_read_only(engine.url):
+            return False
+        path = sqlite_file(engine.url)  # an engine a library caller made on a protected file
+        if path is None or not path.exists():
+            return True
+        return os.access(path, os.W_OK) and os.access(path.absolute().parent, os.W_OK | os.X_OK)
     if engine.dialect.name == "postgresql":
         with _store_errors(describe(engine.url)), engine.connect() as connection:
             return bool(

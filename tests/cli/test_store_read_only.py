@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine
 
 from checkpoints.db.session import open_engine, store_is_writable
 
@@ -92,6 +93,11 @@ def test_reading_commands_on_a_write_protected_file_and_folder(run_cli, write_pr
     assert digest(write_protected) == before and stored_runs(write_protected) == 1
     assert sorted(p.name for p in write_protected.parent.iterdir()) == ["t8.db"]
     engine = open_engine(write_protected, create=False)
+    try:
+        assert not store_is_writable(engine)
+    finally:
+        engine.dispose()
+    engine = create_engine(f"sqlite:///{write_protected}")  # as a library caller might
     try:
         assert not store_is_writable(engine)
     finally:
