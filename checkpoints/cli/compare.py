@@ -83,6 +83,8 @@ def compare(
     comparison, evaluation, report = result.comparison, result.evaluation, result.report
     if result.warning:
         stderr_console().print(f"warning: {result.warning}")
+    if result.run_id is None and not no_store:
+        stderr_console().print("note: the database is read-only, so this comparison was not kept as a run")
     if output_format == "json":
         emit(json.dumps(report, ensure_ascii=False, indent=2) + "\n", output)
     elif output_format == "csv":

@@ -25,7 +25,7 @@ SYSTEMS = ("direct", "pivot")
 
 @dataclass(slots=True)
 class DemoResult:
-    database: Path
+    database: str | Path
     build: BuildResult
     comparison: ComparisonResult
     outputs: dict[str, Path]
@@ -60,7 +60,7 @@ def run_demo(
     database: str | Path | None = None, *, samples: int = 1000, progress: Progress = no_progress
 ) -> DemoResult:
     """Build, store (replacing an earlier demo suite), evaluate and compare with ``direct`` as baseline."""
-    target = Path(database) if database is not None else default_database()
+    target: str | Path = database if database is not None else _fresh_default_database()
     with demo_folder() as folder:
         build = build_suite(demo_request(folder), progress)
         _replace_demo_suite(target, build)
@@ -73,13 +73,30 @@ def run_demo(
     return DemoResult(target, build, comparison, outputs)
 
 
-def _replace_demo_suite(target: Path, build: BuildResult) -> None:
+def _fresh_default_database() -> Path:
+    """The default demo file, removed first when an older release left it with another schema:
+    it holds nothing but the demo suite, which is rebuilt anyway."""
+    from checkpoints.errors import StoreError
+    from checkpoints.service.store import engine_for
+
+    path = default_database()
+    if path.exists():
+        try:
+            with engine_for(path):
+                pass
+        except StoreError:
+            path.unlink()
+    return path
+
+
+def _replace_demo_suite(target: str | Path, build: BuildResult) -> None:
     from checkpoints.db.repo import delete_suite, suite_names
-    from checkpoints.db.session import transaction
+    from checkpoints.db.session import sqlite_file, store_url, transaction
     from checkpoints.service.store import engine_for, store_new_suite
 
-    if target.exists():
-        with engine_for(target) as engine, transaction(engine) as session:
+    path = sqlite_file(store_url(target))
+    if path is None or path.exists():
+        with engine_for(target, create=True) as engine, transaction(engine) as session:
             if DEMO_SUITE in suite_names(session):
                 delete_suite(session, DEMO_SUITE)
     store_new_suite(target, build.suite)

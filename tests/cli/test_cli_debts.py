@@ -197,3 +197,21 @@ def test_a_taxonomy_for_another_language_warns(run_cli, demo_suite: dict[str, Pa
                               "--source-conllu", demo_suite["en"], "--reference-conllu", demo_suite["es"],
                               "--alignment", demo_suite["alignment"], "--taxonomy", "ud")
     assert code == 0 and "warning:" not in err
+
+
+# -- the demo's database ----------------------------------------------------------------------------
+
+
+def test_the_demo_takes_a_url_and_replaces_a_stale_default_file(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    import sqlite3
+
+    from checkpoints.service import demo
+
+    stale = tmp_path / "checkpoints-demo.db"
+    with sqlite3.connect(stale) as connection:  # what another program, or an older schema, left there
+        connection.execute("CREATE TABLE suite (id INTEGER)")
+    monkeypatch.setattr(demo, "default_database", lambda: stale)
+    assert demo._fresh_default_database() == stale and not stale.exists()
+    code, out, err = run_cli("demo", "--db", f"sqlite:///{tmp_path / 'url.db'}", "--samples", "20")
+    assert code == 0, err
+    assert (tmp_path / "url.db").exists() and "SYSTEM (BLEU)" in out
