@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
+from checkpoints.db.bulk import insert_rows
 from checkpoints.db.models import (
     AlignmentRow,
     CategoryResultRow,
@@ -122,65 +123,59 @@ def store_suite(session: Session, data: SuiteData) -> int:
         session.execute(insert(Pair.__table__), pair_rows)
     pair_at: dict[int, int] = _ids_by_key(session, Pair.position, Pair.suite_id, suite.id)
     pair_ids: dict[int, int] = {}
-    sentence_rows, alignment_rows = [], []
+    sentence_rows: list[tuple[object, ...]] = []
+    alignment_rows: list[tuple[object, ...]] = []
     for position, pair in enumerate(data.pairs):
         pair_id = pair_ids[pair.id] = pair_at[position]
         sentence_rows.append(_sentence_row(pair_id, "source", 0, pair.source))
         for index, reference in enumerate(pair.references):
             sentence_rows.append(_sentence_row(pair_id, "ref", index, reference))
         for index, alignment in enumerate(pair.alignments):
-            alignment_rows.append({"pair_id": pair_id, "reference_index": index, "links": alignment.to_pharaoh()})
-    if sentence_rows:
-        session.execute(insert(SentenceRow.__table__), sentence_rows)
-    if alignment_rows:
-        session.execute(insert(AlignmentRow.__table__), alignment_rows)
+            alignment_rows.append((pair_id, index, alignment.to_pharaoh()))
+    insert_rows(session, SentenceRow.__table__, SENTENCE_COLUMNS, sentence_rows)
+    insert_rows(session, AlignmentRow.__table__, ("pair_id", "reference_index", "links"), alignment_rows)
 
-    checkpoint_rows = []
+    checkpoint_rows: list[tuple[object, ...]] = []
     for number, checkpoint in enumerate(data.checkpoints, start=1):
         if checkpoint.category not in category_ids:
             raise SuiteError(f"check-point {number} names unknown category {checkpoint.category!r}")
-        checkpoint_rows.append(
-            {
-                "suite_id": suite.id,
-                "pair_id": pair_ids[checkpoint.pair_id],
-                "category_id": category_ids[checkpoint.category],
-                "number": checkpoint.id if checkpoint.id is not None else number,
-                "span": " ".join(map(str, checkpoint.source_indices)),
-            }
-        )
-    if checkpoint_rows:
-        session.execute(insert(CheckpointRow.__table__), checkpoint_rows)
+        checkpoint_rows.append((
+            suite.id,
+            pair_ids[checkpoint.pair_id],
+            category_ids[checkpoint.category],
+            checkpoint.id if checkpoint.id is not None else number,
+            " ".join(map(str, checkpoint.source_indices)),
+        ))
+    insert_rows(
+        session, CheckpointRow.__table__, ("suite_id", "pair_id", "category_id", "number", "span"), checkpoint_rows
+    )
     checkpoint_at: dict[int, int] = _ids_by_key(session, CheckpointRow.number, CheckpointRow.suite_id, suite.id)
-    reference_rows = []
+    reference_rows: list[tuple[object, ...]] = []
     for checkpoint, row in zip(data.checkpoints, checkpoint_rows, strict=True):
-        checkpoint_id = checkpoint_at[row["number"]]
+        checkpoint_id = checkpoint_at[row[3]]  # type: ignore[index]
         for position, reference in enumerate(checkpoint.references):
-            reference_rows.append(
-                {
-                    "checkpoint_id": checkpoint_id,
-                    "position": position,
-                    "reference_index": reference.reference_index,
-                    "tokens": " ".join(reference.tokens),
-                    "target_indices": " ".join(map(str, reference.target_indices)),
-                    "dm": reference.dm,
-                    "from_alignment": reference.from_alignment,
-                }
-            )
-    if reference_rows:
-        session.execute(insert(CheckpointReferenceRow.__table__), reference_rows)
+            reference_rows.append((
+                checkpoint_id,
+                position,
+                reference.reference_index,
+                " ".join(reference.tokens),
+                " ".join(map(str, reference.target_indices)),
+                float(reference.dm),
+                bool(reference.from_alignment),
+            ))
+    insert_rows(session, CheckpointReferenceRow.__table__, REFERENCE_COLUMNS, reference_rows)
     return suite.id
 
 
-def _sentence_row(pair_id: int, side: str, index: int, sentence: Sentence) -> dict[str, object]:
+SENTENCE_COLUMNS = ("pair_id", "side", "reference_index", "text", "tokens", "conllu")
+REFERENCE_COLUMNS = ("checkpoint_id", "position", "reference_index", "tokens", "target_indices", "dm", "from_alignment")
+
+
+def _sentence_row(pair_id: int, side: str, index: int, sentence: Sentence) -> tuple[object, ...]:
+    """Values in :data:`SENTENCE_COLUMNS` order."""
     has_parse = any(token.head or token.upos != "_" for token in sentence.tokens)
-    return {
-        "pair_id": pair_id,
-        "side": side,
-        "reference_index": index,
-        "text": sentence.text,
-        "tokens": sentence.tokenized_text(),
-        "conllu": (sentence.conllu or sentence.to_conllu()) if has_parse else None,
-    }
+    conllu = (sentence.conllu or sentence.to_conllu()) if has_parse else None
+    return (pair_id, side, index, sentence.text, sentence.tokenized_text(), conllu)
 
 
 def load_suite(session: Session, name: str | None = None) -> SuiteData:
