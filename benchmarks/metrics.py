@@ -44,7 +44,7 @@ from checkpoints.evaluate.metric_runner import (
     compare_systems,
     segment_statistics,
 )
-from checkpoints.evaluate.metrics.base import MetricOptions
+from checkpoints.evaluate.metrics.base import MetricCache, MetricOptions
 from checkpoints.evaluate.metrics.registry import get_metric, metric_names
 from checkpoints.evaluate.resample import Method, ResampleSpec
 from checkpoints.io.lines import read_lines
@@ -79,8 +79,10 @@ def load_pair(folder: Path) -> Testbed:
 
 
 def clear_metric_caches() -> None:
-    """Forget what the metric families cached (reference n-grams, per-segment rows), so every
-    timed section starts cold, as a fresh ``checkpoints metrics`` run does."""
+    """Forget what the metric modules still cache at module level (tokenizer objects, stemmers by
+    language), so every timed section starts cold, as a fresh ``checkpoints metrics`` run does.
+    Reference tables and per-segment rows live in each run's ``MetricCache``: a new one per
+    section is cold by construction."""
     import importlib
     import pkgutil
 
@@ -95,8 +97,8 @@ def clear_metric_caches() -> None:
 
 def time_metrics(testbed: Testbed, options: MetricOptions) -> dict[str, dict[str, float]]:
     """Every lexical metric for every system, each timed from cold caches (as ``-m NAME`` alone),
-    then all of them in one run (as ``--metric-set lexical``: related metrics share cached
-    reference statistics). Returns the system scores per metric."""
+    then all of them in one run (as ``--metric-set lexical``: related metrics share the run's
+    ``MetricCache`` of tokens and reference statistics). Returns the system scores per metric."""
     scores: dict[str, dict[str, float]] = {}
     cold_total = 0.0
     print(f"  {'metric':<22} {'seconds':>8}  aggregation")
@@ -120,8 +122,9 @@ def time_metrics(testbed: Testbed, options: MetricOptions) -> dict[str, dict[str
 
     clear_metric_caches()
     start = time.perf_counter()
+    cache = MetricCache()
     for name in available:
-        metric = get_metric(name, options)
+        metric = get_metric(name, options, cache)
         for matrix in segment_statistics(metric, testbed).values():
             aggregate(metric, matrix, testbed.doc_ids)
     total = time.perf_counter() - start
@@ -141,8 +144,9 @@ def against_sacrebleu(testbed: Testbed, options: MetricOptions) -> None:
     clear_metric_caches()
     start = time.perf_counter()
     ours = {}
+    cache = MetricCache()
     for name in CORPUS_METRICS:
-        metric = get_metric(name, options)
+        metric = get_metric(name, options, cache)
         stats = segment_statistics(metric, testbed)
         ours[name] = {system: metric.system_score(matrix) for system, matrix in stats.items()}
     ours_time = time.perf_counter() - start
@@ -180,7 +184,8 @@ def paired_bootstrap(testbed: Testbed, options: MetricOptions, samples: int) -> 
 
     clear_metric_caches()
     start = time.perf_counter()
-    metrics = {name: get_metric(name, options) for name in CORPUS_METRICS}
+    cache = MetricCache()
+    metrics = {name: get_metric(name, options, cache) for name in CORPUS_METRICS}
     statistics = {name: segment_statistics(metric, testbed) for name, metric in metrics.items()}
     stats_time = time.perf_counter() - start
     start = time.perf_counter()

@@ -23,39 +23,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from itertools import combinations
 
 import numpy as np
 
 from checkpoints.errors import CheckpointsError, UsageError
-from checkpoints.evaluate.metrics.base import Metric, MetricOptions
+from checkpoints.evaluate.metrics.base import Metric, MetricCache, MetricOptions
 from checkpoints.evaluate.metrics.registry import get_metric
-from checkpoints.evaluate.resample import PairedOutcome, Resampler, ResampleSpec, paired_tests
+from checkpoints.evaluate.resample import (
+    PairedOutcome,
+    Resampler,
+    ResampleSpec,
+    fields_text,
+    paired_tests,
+)
 from checkpoints.evaluate.significance import Correction, adjust_p_values
 from checkpoints.io.testsets import Testbed
+from checkpoints.signature import Signature
 
 Track = Callable[[Sequence[str], str], Iterable[str]]
 """Wraps the loop over metrics (a progress bar in the command line)."""
-
-
-class Granularity(StrEnum):
-    SYS = "sys"
-    DOC = "doc"
-    SEG = "seg"
-
-
-ALL_GRANULARITIES = (Granularity.SYS, Granularity.DOC, Granularity.SEG)
-
-
-def parse_granularity(value: str) -> tuple[Granularity, ...]:
-    """``sys|doc|seg`` or ``all`` (the three reports, Asiya's ``-g all``)."""
-    if value == "all":
-        return ALL_GRANULARITIES
-    try:
-        return (Granularity(value),)
-    except ValueError:
-        raise UsageError(f"-g {value!r}: choose sys, doc, seg or all") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +57,12 @@ class Scores:
 
 
 @dataclass(frozen=True, slots=True)
-class Comparison:
-    """System ``system`` against ``baseline`` on one metric (``difference = system − baseline``)."""
+class MetricComparison:
+    """System ``system`` against ``baseline`` on one metric (``difference = system − baseline``).
+
+    (Check-point comparisons, category by category, are
+    :class:`checkpoints.evaluate.compare.Comparison`.)
+    """
 
     metric: str
     baseline: str
@@ -91,18 +82,28 @@ class SignificanceRequest:
 
     def __post_init__(self) -> None:
         if self.baseline is None and not self.all_pairs:
-            raise UsageError("significance needs --baseline NAME or --all-pairs")
+            raise UsageError("a significance test needs a baseline system or all pairs")
         if not 0 < self.alpha < 1:
-            raise UsageError(f"--alpha must be between 0 and 1, not {self.alpha}")
+            raise UsageError(f"alpha must be between 0 and 1, not {self.alpha}")
 
 
 @dataclass(frozen=True, slots=True)
 class SignificanceReport:
     request: SignificanceRequest
-    comparisons: tuple[Comparison, ...]
+    comparisons: tuple[MetricComparison, ...]
+
+    def signature_fields(self) -> dict[str, object]:
+        """The resampling, the correction and alpha: what every metric signature of the report adds."""
+        return {
+            **self.request.spec.signature_fields(),
+            "correction": self.request.correction.value,
+            "alpha": f"{self.request.alpha:g}",
+        }
 
     def signature(self) -> str:
-        return f"{self.request.spec.signature()}|correction:{self.request.correction.value}|alpha:{self.request.alpha:g}"
+        """:meth:`signature_fields` as text (``resample:bootstrap|...|alpha:0.05``), printed beside the
+        significance table; the metric signatures carry the same fields and the version."""
+        return fields_text(self.signature_fields())
 
 
 @dataclass(frozen=True)
@@ -122,14 +123,14 @@ class MetricReport:
     scores: dict[str, dict[str, Scores]]
     """System → metric → scores."""
     signatures: dict[str, str]
-    """Metric → sacreBLEU-style signature."""
+    """Metric → sacreBLEU-style signature, formatted (:func:`report_signature`)."""
     aggregations: dict[str, str]
     """Metric → ``corpus`` (summed statistics) or ``mean`` (mean of segment scores)."""
     significance: SignificanceReport | None = None
     statistics: dict[str, dict[str, np.ndarray]] = field(default_factory=dict, repr=False)
     """Metric → system → per-segment statistics ``(segments, k)``."""
     skipped: dict[str, str] = field(default_factory=dict)
-    """Metrics of a requested set that cannot run here → why."""
+    """Metrics of a requested set that cannot run here → why (a reason that does not repeat the name)."""
 
     @property
     def documents(self) -> list[str]:
@@ -210,7 +211,7 @@ def compare_systems(
     pairs = comparison_pairs(systems, request.baseline, request.all_pairs)
     first = statistics[next(iter(metrics))][systems[0]]
     resampler = Resampler(first.shape[0], request.spec)
-    comparisons: list[Comparison] = []
+    comparisons: list[MetricComparison] = []
     involved = list(dict.fromkeys(system for pair in pairs for system in pair))
     column = {system: index for index, system in enumerate(involved)}
     index_a = [column[a] for a, _ in pairs]
@@ -233,7 +234,7 @@ def compare_systems(
         adjusted = adjust_p_values([outcome.p_value for outcome in outcomes], request.correction)
         for (a, b), outcome, p_adjusted in zip(pairs, outcomes, adjusted, strict=True):
             comparisons.append(
-                Comparison(
+                MetricComparison(
                     metric=name,
                     baseline=a,
                     system=b,
@@ -245,19 +246,26 @@ def compare_systems(
     return SignificanceReport(request=request, comparisons=tuple(comparisons))
 
 
-def report_signature(metric: Metric, n_references: int, significance: str | None = None) -> str:
+def report_signature(
+    metric: Metric, n_references: int, significance: Mapping[str, object] | None = None
+) -> Signature:
     """sacreBLEU's layout: ``nrefs`` first, the metric's own fields, the resampling, the version last.
 
     With ``include_refs`` the systems are scored against all ``n_references``
     references and each reference against the others (one fewer).
+    ``significance`` holds :meth:`SignificanceReport.signature_fields`.
     """
-    fields = [f"nrefs:{n_references}"]
-    version = []
-    for part in metric.signature().split("|"):
-        (version if part.startswith("version:") else fields).append(part)
-    if significance:
-        fields.append(significance)
-    return "|".join(fields + version)
+    return Signature(nrefs=n_references).with_fields(metric.signature()).with_fields(significance)
+
+
+def skip_reason(name: str, error: BaseException) -> str:
+    """Why a metric cannot run, without the metric's name when the message starts with it
+    (reports print ``NAME skipped: reason``)."""
+    reason = " ".join(str(error).split())
+    for prefix in (f"{name}: ", f"{name} "):
+        if reason.startswith(prefix):
+            return reason[len(prefix):]
+    return reason
 
 
 def run_metrics(
@@ -282,25 +290,29 @@ def run_metrics(
     fewer than the systems are.
     """
     if not metric_names:
-        raise UsageError("no metric requested (use -m NAMES or --metric-set lexical)")
+        raise UsageError("no metric requested")
+    # One cache for the run: related metrics share tokens and reference tables, and all of it
+    # is released when the run ends.
+    cache = MetricCache()
     metrics: dict[str, Metric] = {}
     skipped: dict[str, str] = {}
     for name in dict.fromkeys(metric_names):
         try:
-            metrics[name] = get_metric(name, options)
+            metrics[name] = get_metric(name, options, cache)
         except CheckpointsError as error:
             if name not in optional:
                 raise
-            skipped[name] = str(error)
+            skipped[name] = skip_reason(name, error)
     if not metrics:
         raise UsageError(f"none of the requested metrics is available ({'; '.join(skipped.values())})")
     names = list(metrics)
     if include_refs and len(testbed.references) < 2:
-        raise UsageError("--include-refs needs at least two references (each is scored against the others)")
+        raise UsageError("scoring the references needs at least two of them (each is scored against the others)")
     systems = [system.name for system in testbed.systems]
     scored = systems + ([reference.name for reference in testbed.references] if include_refs else [])
     if len(set(scored)) != len(scored):
-        raise UsageError("--include-refs: a reference has the same name as a system")
+        clash = next(name for name in scored if scored.count(name) > 1)
+        raise UsageError(f"reference {clash!r} has the same name as a system: the references cannot be scored beside it")
     if significance is not None:
         comparison_pairs(systems, significance.baseline, significance.all_pairs)  # fail early on a bad baseline
 
@@ -315,7 +327,7 @@ def run_metrics(
 
     report_significance = compare_systems(metrics, statistics, systems, significance) if significance else None
     n_refs = len(testbed.references)
-    extra = report_significance.signature() if report_significance else None
+    extra = report_significance.signature_fields() if report_significance else None
     return MetricReport(
         metrics=tuple(names),
         systems=tuple(scored),
@@ -325,7 +337,7 @@ def run_metrics(
         doc_ids=testbed.doc_ids,
         seg_ids=testbed.seg_ids,
         scores=scores,
-        signatures={name: report_signature(metric, n_refs, extra) for name, metric in metrics.items()},
+        signatures={name: report_signature(metric, n_refs, extra).format() for name, metric in metrics.items()},
         aggregations={name: metric.aggregation.value for name, metric in metrics.items()},
         significance=report_significance,
         statistics=statistics,

@@ -19,7 +19,7 @@ seed gives the same resamples whatever the number of systems or categories.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -53,10 +53,22 @@ class ResampleSpec:
 
     def __post_init__(self) -> None:
         if self.samples < 1:
-            raise UsageError(f"--samples must be at least 1, not {self.samples}")
+            raise UsageError(f"samples must be at least 1, not {self.samples}")
+
+    def signature_fields(self) -> dict[str, object]:
+        """``resample``, ``samples`` and ``seed``, in that order, to extend a
+        :class:`~checkpoints.signature.Signature` with (``signature.with_fields(spec.signature_fields())``)."""
+        return {"resample": self.method.value, "samples": self.samples, "seed": self.seed}
 
     def signature(self) -> str:
-        return f"resample:{self.method.value}|samples:{self.samples}|seed:{self.seed}"
+        """The same fields as text, ``resample:bootstrap|samples:1000|seed:12345``: a fragment of a
+        report's signature, so without the version (which ends the whole signature)."""
+        return fields_text(self.signature_fields())
+
+
+def fields_text(fields: Mapping[str, object]) -> str:
+    """``key:value|...`` of signature fields that are part of a larger signature (no version)."""
+    return "|".join(f"{key}:{value}" for key, value in fields.items())
 
 
 class Resampler:

@@ -1,29 +1,31 @@
 """``checkpoints metrics``: Asiya-named metric scores for many systems, with significance.
 
-Options parse here; reading is :mod:`checkpoints.io.testsets`, scoring and
-significance :mod:`checkpoints.evaluate.metric_runner`, rendering
+Options are parsed and checked here (errors name the options); the work is
+:func:`checkpoints.service.metrics.score_metrics`, the rendering
 :mod:`checkpoints.report.metric_formats`.
 """
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
-from collections.abc import Callable
-from enum import StrEnum
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from checkpoints.cli.common import track
+from checkpoints.cli.common import check_choice, emit, parse_named_files, track
 from checkpoints.errors import CheckpointsError, UsageError
 
 if TYPE_CHECKING:
+    from checkpoints.evaluate.metric_runner import SignificanceRequest
     from checkpoints.evaluate.metrics.base import Metric
+    from checkpoints.evaluate.metrics.registry import MetricEntry
+    from checkpoints.service.metrics import TargetLanguageNeeded
 
-E = TypeVar("E", bound=StrEnum)
+GRANULARITIES = ("sys", "doc", "seg", "all")
+SIGNIFICANCE_METHODS = ("bootstrap", "ar")
+CORRECTIONS = ("holm", "bh", "none")
 
 EXAMPLES = """\
 [bold]Examples[/bold]
@@ -62,7 +64,9 @@ HELP = (
     "Raw input is one segment per line: one document UNKNOWN_DOC, segment ids = line numbers. With "
     "[bold]--input nist[/bold] (NIST SGML or Metrics MaTr XML) or [bold]--input wmt[/bold] (WMT XML), document "
     "and segment ids come from the files; a reference file contributes every reference in it (and its "
-    "source), and [bold]--system FILE[/bold] without NAME= takes every system in the file."
+    "source), and [bold]--system FILE[/bold] without NAME= takes every system in the file.\n\n"
+    "The target language is never assumed: NIST and WMT files declare it; for raw text, metrics that "
+    "depend on it (METEOR, ROUGE: stemmers, synonyms, tuned parameters) need [bold]--target-lang[/bold]."
 )
 
 
@@ -98,7 +102,16 @@ def metrics(
         typer.Option("--tokenize", metavar="13a|intl|zh|char|none|words", help="Tokenizer \\[default: zh for a Chinese target, else 13a].", show_default=False),
     ] = None,
     case: Annotated[str, typer.Option("--case", metavar="cs|ci", help="Case-sensitive (cs) or case-insensitive (ci) matching.")] = "cs",
-    target_lang: Annotated[str, typer.Option("--target-lang", metavar="LANG", help="Target language (tokenizer default, stemmers, WordNet).")] = "en",
+    target_lang: Annotated[
+        str | None,
+        typer.Option(
+            "--target-lang",
+            metavar="LANG",
+            help="Target language (tokenizer default, stemmers, METEOR) \\[default: what NIST/WMT files declare; "
+            "raw text with METEOR or ROUGE needs it].",
+            show_default=False,
+        ),
+    ] = None,
     include_refs: Annotated[bool, typer.Option("--include-refs", help="Also score each reference against the other references.")] = False,
     baseline: Annotated[str | None, typer.Option("--baseline", metavar="NAME", help="Compare every system with this one.")] = None,
     significance: Annotated[
@@ -126,95 +139,119 @@ def metrics(
     list_metrics: Annotated[bool, typer.Option("--list", help="List every metric with a one-line definition and exit.")] = False,
 ) -> None:
     """Score system translations with Asiya-named metrics."""
-    from checkpoints.evaluate.metrics.registry import describe, get_metric, metric_names
+    from checkpoints.evaluate.metrics.registry import describe, entry, get_metric, metric_names
 
     if list_metrics:
         _print_list(metric_names(), describe, get_metric)
         return
 
-    from checkpoints.evaluate.metric_runner import (
-        SignificanceRequest,
-        parse_granularity,
-        run_metrics,
-    )
-    from checkpoints.evaluate.metrics.base import MetricOptions
-    from checkpoints.evaluate.resample import Method, ResampleSpec
-    from checkpoints.evaluate.significance import Correction
-    from checkpoints.io.testsets import InputFormat, load_testbed
-    from checkpoints.report.metric_formats import OutputFormat, render
-    from checkpoints.tokenizers import TOKENIZERS, default_tokenizer
+    from checkpoints.evaluate.metrics.base import parse_granularity
+    from checkpoints.io.files import check_writable
+    from checkpoints.io.testsets import InputFormat
+    from checkpoints.report.formats import METRIC_FORMATS, OutputFormat
+    from checkpoints.report.metric_formats import render
+    from checkpoints.service.metrics import MetricsRequest, TargetLanguageNeeded, score_metrics
+    from checkpoints.tokenizers import TOKENIZERS
 
-    granularities = parse_granularity(granularity)
-    chosen_input = _choice(input_format, InputFormat, "--input")
-    chosen_format = _choice(output_format, OutputFormat, "--format")
-    if case not in ("cs", "ci"):
-        raise UsageError(f"--case {case!r}: choose cs or ci")
-    tokenizer = tokenize if tokenize is not None else default_tokenizer(target_lang)
-    if tokenizer not in TOKENIZERS:
-        raise UsageError(f"--tokenize {tokenizer!r}: choose from {', '.join(TOKENIZERS)}")
-
-    from_set = list(metric_names(metric_set)) if metric_set else []
+    granularities = parse_granularity(check_choice("--granularity", granularity, GRANULARITIES))
+    chosen_input = InputFormat(check_choice("--input", input_format, [member.value for member in InputFormat]))
+    chosen_format = OutputFormat(check_choice("--format", output_format, [member.value for member in METRIC_FORMATS]))
+    check_choice("--case", case, ("cs", "ci"))
+    if tokenize is not None:
+        check_choice("--tokenize", tokenize, TOKENIZERS)
+    check_choice("--brevity-penalty", brevity_penalty, ("closest", "shortest"))
     explicit = [part.strip() for value in metric or [] for part in value.split(",") if part.strip()]
-    names = from_set + explicit
-    if brevity_penalty not in ("closest", "shortest"):
-        raise UsageError(f"--brevity-penalty {brevity_penalty!r}: choose closest or shortest")
-    extra = {"brevity-penalty": brevity_penalty}
-    if paraphrase_table is not None:
-        extra["paraphrase-table"] = str(paraphrase_table)
-    if function_words is not None:
-        extra["function-words"] = str(function_words)
-    if not names:
+    if not explicit and not metric_set:
         raise UsageError("no metric requested: give -m NAMES or --metric-set SET (see --list)")
-    for name in names:
-        describe(name)  # unknown names fail before any file is read
-
-    request = None
-    if baseline is not None or all_pairs:
-        method = _choice(significance or "bootstrap", Method, "--significance")
-        request = SignificanceRequest(
-            baseline=baseline,
-            all_pairs=all_pairs,
-            spec=ResampleSpec(method=method, samples=samples, seed=seed),
-            correction=_choice(correction, Correction, "--correction"),
-            alpha=alpha,
-        )
-    elif significance is not None:
-        raise UsageError("--significance needs --baseline NAME or --all-pairs")
-
+    for name in explicit:
+        _check_metric_options(name, entry(name), {"paraphrase-table": paraphrase_table, "function-words": function_words})
+    request_significance = _significance(baseline, all_pairs, significance, samples, seed, alpha, correction)
     if not reference:
         raise UsageError("at least one --reference FILE is required")
     if not system:
         raise UsageError("at least one --system NAME=FILE is required")
-    testbed = load_testbed(chosen_input, reference, [_system_spec(value) for value in system], source)
-    report = run_metrics(
-        testbed,
-        names,
-        MetricOptions(tokenize=tokenizer, case=case, language=target_lang, extra=extra),
+    systems = _system_specs(system, raw=chosen_input is InputFormat.RAW)
+    if output is not None:
+        check_writable(output)
+
+    request = MetricsRequest(
+        references=list(reference),
+        systems=systems,
+        metrics=explicit,
+        metric_set=metric_set,
+        input_format=chosen_input,
+        source=source,
+        tokenize=tokenize,
+        case=case,
+        target_lang=target_lang,
         include_refs=include_refs,
-        significance=request,
-        track=track,
-        optional=set(from_set) - set(explicit),
+        significance=request_significance,
+        paraphrase_table=paraphrase_table,
+        function_words=function_words,
+        brevity_penalty=brevity_penalty,
     )
+    try:
+        report = score_metrics(request, track=track)
+    except TargetLanguageNeeded as error:
+        raise UsageError(_language_message(error)) from None
     for name, reason in report.skipped.items():
         sys.stderr.write(f"checkpoints: warning: {name} skipped: {' '.join(reason.split())}\n")
-    _write(render(report, chosen_format, granularities), output)
+    emit(render(report, chosen_format, granularities), output)
 
 
-def _choice(value: str, enum: type[E], option: str) -> E:
-    try:
-        return enum(value)
-    except ValueError:
-        raise UsageError(f"{option} {value!r}: choose from {', '.join(member.value for member in enum)}") from None
+def _check_metric_options(name: str, metric: MetricEntry, given: dict[str, Path | None]) -> None:
+    """A metric asked for by name that needs a file option fails before anything is read."""
+    for key in metric.requires:
+        if given.get(key) is None:
+            raise UsageError(f"{name} needs --{key} FILE")
 
 
-def _system_spec(value: str) -> tuple[str | None, Path]:
-    """``NAME=FILE`` or, for XML input, ``FILE``."""
-    name, sep, path = value.partition("=")
-    if not sep:
-        return None, Path(value)
-    if not name or not path:
-        raise UsageError(f"--system {value!r}: expected NAME=FILE")
-    return name, Path(path)
+def _significance(
+    baseline: str | None, all_pairs: bool, method: str | None, samples: int, seed: int, alpha: float, correction: str
+) -> SignificanceRequest | None:
+    """The significance test asked for (None without --baseline or --all-pairs), options checked."""
+    from checkpoints.evaluate.metric_runner import SignificanceRequest
+    from checkpoints.evaluate.resample import Method, ResampleSpec
+    from checkpoints.evaluate.significance import Correction
+
+    if baseline is None and not all_pairs:
+        if method is not None:
+            raise UsageError("--significance needs --baseline NAME or --all-pairs")
+        return None
+    chosen = Method(check_choice("--significance", method or "bootstrap", SIGNIFICANCE_METHODS))
+    chosen_correction = Correction(check_choice("--correction", correction, CORRECTIONS))
+    if samples < 1:
+        raise UsageError(f"--samples must be at least 1, not {samples}")
+    if not 0 < alpha < 1:
+        raise UsageError(f"--alpha must be between 0 and 1, not {alpha}")
+    return SignificanceRequest(
+        baseline=baseline,
+        all_pairs=all_pairs,
+        spec=ResampleSpec(method=chosen, samples=samples, seed=seed),
+        correction=chosen_correction,
+        alpha=alpha,
+    )
+
+
+def _system_specs(values: Sequence[str], raw: bool) -> list[tuple[str | None, Path]]:
+    """``NAME=FILE`` pairs (:func:`parse_named_files`), in order; for XML or SGML input also ``FILE``
+    alone, which takes every system in the file under its own id."""
+    named = iter(parse_named_files([value for value in values if "=" in value], "--system"))
+    specs: list[tuple[str | None, Path]] = []
+    for value in values:
+        if "=" in value:
+            specs.append(next(named))
+        elif raw:
+            raise UsageError(f"--system {value}: raw input needs NAME=FILE")
+        else:
+            specs.append((None, Path(value)))
+    return specs
+
+
+def _language_message(error: TargetLanguageNeeded) -> str:
+    """The service's error, naming the option that gives the language."""
+    verb = "depends" if len(error.metrics) == 1 else "depend"
+    return f"{', '.join(error.metrics)} {verb} on the target language, which {error.where} does not declare: give --target-lang LANG"
 
 
 def _print_list(names: list[str], describe: Callable[[str], str], get_metric: Callable[[str], Metric]) -> None:
@@ -234,22 +271,3 @@ def _print_list(names: list[str], describe: Callable[[str], str], get_metric: Ca
             aggregation = "unavailable here"
         lines.append(f"{name.ljust(width)}  [{aggregation}] {describe(name)}")
     sys.stdout.write("\n".join(lines) + "\n")
-
-
-def _write(text: str, output: Path | None) -> None:
-    """stdout, or a file replaced atomically so a failed run never leaves half a report."""
-    if output is None:
-        sys.stdout.write(text)
-        return
-    directory = output.parent if str(output.parent) else Path(".")
-    try:
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=f".{output.name}.", suffix=".tmp")
-    except OSError as error:
-        raise UsageError(f"--output {output}: cannot write there ({error.strerror})") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, output)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

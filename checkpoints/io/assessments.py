@@ -21,7 +21,7 @@ documents through the test set's document order. Repeated scores for one
 referent (several assessors) are averaged. Missing document and system scores
 are derived from the segments (or documents) by the meta-evaluation, which
 knows which of them belong to the test set
-(:class:`checkpoints.evaluate.meta.runner.JudgedSet`).
+(:class:`checkpoints.evaluate.meta.judged.JudgedSet`).
 """
 
 from __future__ import annotations

@@ -192,5 +192,5 @@ def parse_criteria(text: str) -> tuple[Criterion, ...]:
         if criterion not in chosen:
             chosen.append(criterion)
     if not chosen:
-        raise UsageError("--criteria names no criterion")
+        raise UsageError(f"criteria {text!r} name no criterion")
     return tuple(chosen)

@@ -1,19 +1,13 @@
 """Meta-evaluation: correlate metric scores with human judgments (Asiya's ``-metaeval single``).
 
-The pipeline: a :class:`JudgedSet` (system outputs, references and human
-scores, from an MQM release or an Asiya assessments file) → every metric's
-per-segment statistics → one metric score and one human score per *referent*
-at the chosen level → correlations over the referents both sides score →
-confidence intervals.
-
-Referents and their pairing keys follow Asiya (asiya-reference §9.2):
-``sys``; ``sys@@doc``; ``sys@@doc@@seg``. Where the humans scored segments
-only, a document's or system's human score is the mean of its judged
-segments, and the metric scores *exactly those segments* (a system rated on
-500 of 529 segments is compared on those 500 on both sides); where a score is
-given for the whole document or system, the metric scores all its segments.
-Metric document and system scores come from the metric's own aggregation
-(summed statistics or mean of segments, see ``Metric.aggregation``).
+The pipeline: a :class:`~checkpoints.evaluate.meta.judged.JudgedSet` (system
+outputs, references and human scores, from an MQM release or an Asiya
+assessments file) → every metric's per-segment statistics → one metric score
+and one human score per *referent* at the chosen granularity
+(:func:`~checkpoints.evaluate.meta.judged.referents`) → correlations over the
+referents both sides score → confidence intervals. Metric document and
+system scores come from the metric's own aggregation (summed statistics or
+mean of segments, see ``Metric.aggregation``).
 
 Segment level is reported two ways: *pooled* (one correlation over every
 judged system–segment pair) and *grouped by item* (per segment, the
@@ -27,12 +21,11 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 import numpy as np
 
-from checkpoints import __version__
 from checkpoints.errors import CheckpointsError, UsageError
 from checkpoints.evaluate.meta.correlation import DEFAULT_CRITERIA, Criterion, correlate
 from checkpoints.evaluate.meta.intervals import (
@@ -42,19 +35,10 @@ from checkpoints.evaluate.meta.intervals import (
     resample_means,
     summarize,
 )
-from checkpoints.evaluate.metrics.base import Metric
+from checkpoints.evaluate.meta.judged import JudgedSet, Referent, referents
+from checkpoints.evaluate.metrics.base import Granularity, Metric
 from checkpoints.evaluate.resample import DEFAULT_SAMPLES, DEFAULT_SEED, Resampler, ResampleSpec
-from checkpoints.io.assessments import Assessments
-from checkpoints.io.mqm import MQMData
-
-UNKNOWN_DOC = "UNKNOWN_DOC"
-"""Asiya's document name for raw-text input (one document, segments = line numbers)."""
-
-
-class Level(StrEnum):
-    SYS = "sys"
-    DOC = "doc"
-    SEG = "seg"
+from checkpoints.signature import Signature
 
 
 class CIMethod(StrEnum):
@@ -68,7 +52,7 @@ class CIMethod(StrEnum):
 class MetaOptions:
     """What to compute. Asiya's code defaults to no interval, its manual to Fisher; Fisher is the default here."""
 
-    level: Level = Level.SYS
+    level: Granularity = Granularity.SYS
     criteria: tuple[Criterion, ...] = DEFAULT_CRITERIA
     ci: CIMethod = CIMethod.FISHER
     samples: int = DEFAULT_SAMPLES
@@ -77,142 +61,28 @@ class MetaOptions:
 
     def __post_init__(self) -> None:
         if not 0.0 < self.alpha < 1.0:
-            raise UsageError(f"--alpha must lie strictly between 0 and 1, not {self.alpha}")
+            raise UsageError(f"alpha must lie strictly between 0 and 1, not {self.alpha}")
         if not self.criteria:
             raise UsageError("no criterion chosen")
         if self.samples < 1:
-            raise UsageError(f"--samples must be at least 1, not {self.samples}")
+            raise UsageError(f"samples must be at least 1, not {self.samples}")
 
     @property
     def resampled(self) -> bool:
         return self.ci in (CIMethod.BOOTSTRAP, CIMethod.PAIRED_BOOTSTRAP)
 
-    def signature(self) -> str:
-        parts = [f"level:{self.level.value}", f"criteria:{','.join(c.value for c in self.criteria)}",
-                 f"ci:{self.ci.value}", f"alpha:{self.alpha:g}"]
-        if self.resampled:
-            parts.append(ResampleSpec(samples=self.samples, seed=self.seed).signature())
-        parts.append(f"version:{__version__}")
-        return "|".join(parts)
-
-
-@dataclass(frozen=True, slots=True)
-class JudgedSet:
-    """A test set with system outputs and human scores.
-
-    Segments are addressed by position (0-based, in test-set order);
-    ``outputs[system][position]`` is ``None`` where the system has no output.
-    ``segment_scores`` are keyed by (system, position); ``document_scores``
-    and ``system_scores`` hold only scores *given* at those levels.
-    """
-
-    judgments: str
-    """Where the human scores come from (``mqm``, ``assessments``), for reports."""
-    documents: tuple[str, ...]
-    segment_ids: tuple[str, ...]
-    references: tuple[tuple[str, ...], ...]
-    """One tuple per reference set, each as long as the test set."""
-    sources: tuple[str, ...] | None
-    outputs: Mapping[str, tuple[str | None, ...]]
-    segment_scores: Mapping[tuple[str, int], float]
-    document_scores: Mapping[tuple[str, str], float] = field(default_factory=dict)
-    system_scores: Mapping[str, float] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        size = len(self.documents)
-        if len(self.segment_ids) != size or any(len(r) != size for r in self.references):
-            raise ValueError("documents, segment ids and references must have one entry per segment")
-        if not self.references:
-            raise ValueError("a judged set needs at least one reference set")
-
-    @property
-    def size(self) -> int:
-        return len(self.documents)
-
-    def available(self, system: str) -> np.ndarray:
-        """Positions where ``system`` has an output."""
-        return np.array([i for i, text in enumerate(self.outputs[system]) if text is not None], dtype=np.int64)
-
-
-@dataclass(frozen=True, slots=True)
-class Referent:
-    """One unit both sides score: its Asiya key, the segments the metric scores, the human score."""
-
-    system: str
-    key: str
-    positions: np.ndarray
-    human: float
-
-
-def _mean_score(judged: JudgedSet, system: str, positions: np.ndarray) -> float:
-    return math.fsum(judged.segment_scores[(system, int(p))] for p in positions) / positions.size
-
-
-def _judged_positions(judged: JudgedSet) -> dict[str, np.ndarray]:
-    """Per system, the positions with both a human score and an output, ascending."""
-    found: dict[str, list[int]] = defaultdict(list)
-    for system, position in sorted(judged.segment_scores):
-        if system in judged.outputs and judged.outputs[system][position] is not None:
-            found[system].append(position)
-    return {system: np.array(positions, dtype=np.int64) for system, positions in found.items()}
-
-
-def _segment_referents(judged: JudgedSet, system: str, scored: np.ndarray) -> list[Referent]:
-    return [
-        Referent(
-            system,
-            f"{system}@@{judged.documents[p]}@@{judged.segment_ids[p]}",
-            np.array([p]),
-            judged.segment_scores[(system, int(p))],
+    def signature(self) -> Signature:
+        """``level|criteria|ci|alpha``, the resampling when intervals are resampled, the version."""
+        signature = Signature(
+            level=self.level.value,
+            criteria=",".join(c.value for c in self.criteria),
+            ci=self.ci.value,
+            alpha=f"{self.alpha:g}",
         )
-        for p in scored
-    ]
+        if self.resampled:
+            signature = signature.with_fields(ResampleSpec(samples=self.samples, seed=self.seed).signature_fields())
+        return signature
 
-
-def _document_referents(judged: JudgedSet, system: str, scored: np.ndarray) -> list[Referent]:
-    documents = np.array(judged.documents, dtype=object)
-    available = judged.available(system)
-    result = []
-    for document in dict.fromkeys(judged.documents):
-        key = f"{system}@@{document}"
-        given = judged.document_scores.get((system, document))
-        if given is not None:
-            positions = available[documents[available] == document]
-            if positions.size:
-                result.append(Referent(system, key, positions, given))
-            continue
-        positions = scored[documents[scored] == document]
-        if positions.size:
-            result.append(Referent(system, key, positions, _mean_score(judged, system, positions)))
-    return result
-
-
-def _system_referents(judged: JudgedSet, system: str, scored: np.ndarray) -> list[Referent]:
-    available = judged.available(system)
-    given = judged.system_scores.get(system)
-    if given is not None:
-        return [Referent(system, system, available, given)] if available.size else []
-    if scored.size:
-        return [Referent(system, system, scored, _mean_score(judged, system, scored))]
-    # No segment scores: the mean of the given document scores, over those documents' segments.
-    docs = {doc: score for (name, doc), score in judged.document_scores.items() if name == system}
-    documents = np.array(judged.documents, dtype=object)
-    positions = available[np.isin(documents[available], list(docs))]
-    if not docs or not positions.size:
-        return []
-    return [Referent(system, system, positions, math.fsum(docs.values()) / len(docs))]
-
-
-def referents(judged: JudgedSet, level: Level) -> list[Referent]:
-    """Every referent at ``level`` that has a human score and at least one output segment.
-
-    Ordered by system (in ``judged.outputs`` order), then document or segment.
-    """
-    by_level = {Level.SEG: _segment_referents, Level.DOC: _document_referents, Level.SYS: _system_referents}
-    build = by_level[level]
-    scored = _judged_positions(judged)
-    empty = np.array([], dtype=np.int64)
-    return [unit for system in judged.outputs for unit in build(judged, system, scored.get(system, empty))]
 
 
 def segment_statistics(judged: JudgedSet, metric: Metric) -> dict[str, np.ndarray]:
@@ -230,9 +100,11 @@ def segment_statistics(judged: JudgedSet, metric: Metric) -> dict[str, np.ndarra
     return result
 
 
-def metric_values(metric: Metric, stats: Mapping[str, np.ndarray], units: Sequence[Referent], level: Level) -> np.ndarray:
+def metric_values(
+    metric: Metric, stats: Mapping[str, np.ndarray], units: Sequence[Referent], level: Granularity
+) -> np.ndarray:
     """The metric's score of every referent, from the statistics of the referent's segments."""
-    if level is Level.SEG:
+    if level is Granularity.SEG:
         segment = {system: metric.segment_scores(np.nan_to_num(rows)) for system, rows in stats.items()}
         return np.array([segment[unit.system][unit.positions[0]] for unit in units], dtype=np.float64)
     return np.array([metric.system_score(stats[unit.system][unit.positions]) for unit in units], dtype=np.float64)
@@ -273,7 +145,7 @@ class GroupedResult:
 
 @dataclass(frozen=True, slots=True)
 class MetaResult:
-    level: Level
+    level: Granularity
     n: int
     judgments: str
     options: MetaOptions
@@ -303,7 +175,7 @@ class MetaResult:
             if self.grouped.paired is not None:
                 grouped["paired"] = _paired_json(self.grouped.paired)
             out["grouped"] = grouped
-        out["signature"] = self.options.signature()
+        out["signature"] = self.options.signature().format()
         out["signatures"] = dict(self.signatures)
         return out
 
@@ -424,7 +296,7 @@ def run_meta(
     for metric in track(metrics) if track is not None else metrics:
         x_by_metric[metric.name] = metric_values(metric, segment_statistics(judged, metric), units, options.level)
     results, paired = _pooled(x_by_metric, y, options)
-    grouped = _grouped(units, x_by_metric, options) if options.level is Level.SEG else None
+    grouped = _grouped(units, x_by_metric, options) if options.level is Granularity.SEG else None
     return MetaResult(
         level=options.level,
         n=len(units),
@@ -433,86 +305,7 @@ def run_meta(
         results=results,
         paired=paired,
         grouped=grouped,
-        signatures={metric.name: metric.signature() for metric in metrics},
+        signatures={metric.name: metric.signature().format() for metric in metrics},
     )
 
 
-def judged_from_mqm(
-    data: MQMData,
-    reference_system: str,
-    exclude: Sequence[str] = (),
-    scores: Mapping[tuple[str, int], float | None] | None = None,
-) -> JudgedSet:
-    """The systems of an MQM file scored against one of its human translations.
-
-    ``reference_system`` (e.g. ``ref``) supplies the references and is not
-    evaluated itself; ``exclude`` removes further systems (e.g. a second human
-    translation). Human scores come from ``scores`` (the average-score file)
-    or are recomputed from the error rows; unrated segments (``None``, or no
-    rows) are left out, and so are segments without a reference translation.
-    """
-    if reference_system not in data.outputs:
-        raise UsageError(
-            f"reference system {reference_system!r} is not in {data.path} (systems: {', '.join(data.systems)})"
-        )
-    unknown = [name for name in exclude if name not in data.outputs]
-    if unknown:
-        raise UsageError(f"--exclude-system {unknown[0]!r} is not in {data.path} (systems: {', '.join(data.systems)})")
-    reference = data.outputs[reference_system]
-    segments = [seg for seg in data.segments if seg in reference]
-    position = {seg: index for index, seg in enumerate(segments)}
-    systems = [name for name in data.systems if name != reference_system and name not in exclude]
-    if not systems:
-        raise UsageError("no system left to evaluate after removing the reference and excluded systems")
-    human = data.segment_scores() if scores is None else scores
-    segment_scores = {
-        (system, position[seg]): score
-        for (system, seg), score in human.items()
-        if score is not None and system in systems and seg in position and seg in data.outputs[system]
-    }
-    return JudgedSet(
-        judgments="mqm",
-        documents=tuple(data.documents[seg] for seg in segments),
-        segment_ids=tuple(str(seg) for seg in segments),
-        references=(tuple(reference[seg] for seg in segments),),
-        sources=tuple(data.sources[seg] for seg in segments),
-        outputs={name: tuple(data.outputs[name].get(seg) for seg in segments) for name in systems},
-        segment_scores=segment_scores,
-    )
-
-
-def judged_from_assessments(
-    assessments: Assessments,
-    references: Sequence[Sequence[str]],
-    outputs: Mapping[str, Sequence[str]],
-    sources: Sequence[str] | None = None,
-) -> JudgedSet:
-    """Raw-text systems and references judged by an assessments file.
-
-    As in Asiya for raw input, the test set is one document ``UNKNOWN_DOC``
-    and segment ids are line numbers from 1; system ids are the names given
-    with the outputs. Assessments for other systems or segments are ignored
-    (only referents both sides know are correlated).
-    """
-    if not references:
-        raise UsageError("at least one reference is needed")
-    size = len(references[0])
-    documents = tuple(UNKNOWN_DOC for _ in range(size))
-    segment_ids = tuple(str(i) for i in range(1, size + 1))
-    position = {(UNKNOWN_DOC, seg): index for index, seg in enumerate(segment_ids)}
-    segment_scores = {
-        (system, position[(doc, seg)]): score
-        for (system, doc, seg), score in assessments.segment_scores(list(zip(documents, segment_ids, strict=True))).items()
-        if system in outputs and (doc, seg) in position
-    }
-    return JudgedSet(
-        judgments="assessments",
-        documents=documents,
-        segment_ids=segment_ids,
-        references=tuple(tuple(reference) for reference in references),
-        sources=None if sources is None else tuple(sources),
-        outputs={name: tuple(lines) for name, lines in outputs.items()},
-        segment_scores=segment_scores,
-        document_scores={key: score for key, score in assessments.documents.items() if key[0] in outputs},
-        system_scores={key: score for key, score in assessments.systems.items() if key in outputs},
-    )

@@ -9,22 +9,90 @@ Metrics whose system score Asiya defines as the mean of segment scores (Ol,
 GTM in Asiya's use, METEOR segment averages, ...) fit the same contract with
 statistics ``[segment_score, 1]`` and score ``sum / count``: each metric
 documents which of the two aggregations it uses (``aggregation``).
+
+The three granularities are one concept (:class:`Granularity`) shared by the
+metric runner, the meta-evaluation and the report writers. What related
+metrics can share while scoring (tokens, reference tables, rows already
+computed) lives in a :class:`MetricCache` owned by whoever runs them, never in
+module-level caches, so no corpus outlives the run that read it.
 """
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any, TypeVar
 
 import numpy as np
 
-from checkpoints import __version__
 from checkpoints.errors import CorpusMismatch, UsageError
+from checkpoints.signature import Signature
+
+T = TypeVar("T")
 
 ReferenceKey = tuple[tuple[str, ...], ...]
 """References as nested tuples: hashable, so per-corpus tables can be cached by them."""
+
+
+class Granularity(StrEnum):
+    """The level a score or a correlation is given at: the whole test set, a document, a segment."""
+
+    SYS = "sys"
+    DOC = "doc"
+    SEG = "seg"
+
+
+ALL_GRANULARITIES = (Granularity.SYS, Granularity.DOC, Granularity.SEG)
+
+
+def parse_granularity(value: str) -> tuple[Granularity, ...]:
+    """``sys|doc|seg``, or ``all`` for the three in that order (Asiya's ``-g all``)."""
+    if value == "all":
+        return ALL_GRANULARITIES
+    try:
+        return (Granularity(value),)
+    except ValueError:
+        raise UsageError(f"granularity {value!r}: choose sys, doc, seg or all") from None
+
+
+class MetricCache:
+    """What metrics share while they score one run: tokens, reference tables, rows already computed.
+
+    Related metrics (BLEU-1..4, the four overlap measures, the eight ROUGE
+    variants) derive their statistics from the same tokens and reference
+    tables, and systems often agree on a segment; computing those once is
+    what makes a whole metric set fast. The cache belongs to one run (the
+    metric runner and the meta-evaluation create one and give it to every
+    metric they build; a metric made alone gets its own), so everything it
+    holds is released with the run instead of staying alive in module-level
+    caches keyed by whole corpora.
+
+    Entries are keyed by small tuples naming the family and its configuration
+    (and, for reference tables, the references themselves).
+    """
+
+    __slots__ = ("_entries",)
+
+    def __init__(self) -> None:
+        self._entries: dict[Hashable, Any] = {}
+
+    def get(self, key: Hashable, build: Callable[[], T]) -> T:
+        """The entry under ``key``, built by ``build()`` the first time it is asked for."""
+        try:
+            return self._entries[key]
+        except KeyError:
+            value = self._entries[key] = build()
+            return value
+
+    def memo(self, key: Hashable, make: Callable[[], Callable[..., T]]) -> Callable[..., T]:
+        """The function ``make()`` returns, memoised for this run: each argument tuple is computed once."""
+        return self.get(key, lambda: functools.cache(make()))
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
 
 def check_corpus(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> ReferenceKey:
@@ -65,13 +133,20 @@ class MetricOptions:
     tokenize: str = "13a"
     case: str = "cs"
     """``cs`` case-sensitive, ``ci`` case-insensitive (Asiya's ``-case``)."""
-    language: str = "en"
-    """Target language (stemmers, WordNet, tokenizers)."""
+    language: str | None = "en"
+    """Target language (stemmers, WordNet, METEOR's parameters); ``None`` when it is not known,
+    which metrics that depend on it refuse (``MetricEntry.language``)."""
     extra: dict[str, str] = field(default_factory=dict)
 
     @property
     def lowercase(self) -> bool:
         return self.case == "ci"
+
+    def target_language(self, metric: str) -> str:
+        """The target language for ``metric``, which depends on it; an error when it is not known."""
+        if self.language is None:
+            raise UsageError(f"{metric} depends on the target language, which is not known")
+        return self.language
 
 
 class Metric(ABC):
@@ -88,6 +163,22 @@ class Metric(ABC):
 
     def __init__(self, options: MetricOptions | None = None) -> None:
         self.options = options or MetricOptions()
+
+    _cache: MetricCache | None = None
+
+    @property
+    def cache(self) -> MetricCache:
+        """Where this metric keeps what it shares with related metrics of the same run.
+
+        Its own cache unless the runner gave it the run's (``get_metric(..., cache=)``).
+        """
+        if self._cache is None:
+            self._cache = MetricCache()
+        return self._cache
+
+    @cache.setter
+    def cache(self, value: MetricCache) -> None:
+        self._cache = value
 
     @property
     @abstractmethod
@@ -130,13 +221,20 @@ class Metric(ABC):
     def segment_scores(self, stats: np.ndarray) -> np.ndarray:
         return self.score(stats)
 
-    def signature(self) -> str:
-        """sacreBLEU-style ``key:value|...`` description of how scores were made."""
-        parts = [f"metric:{self.name}", f"agg:{self.aggregation.value}", f"tok:{self.options.tokenize}",
-                 f"case:{'lc' if self.options.lowercase else 'mixed'}"]
-        parts.extend(f"{key}:{value}" for key, value in self.signature_extras().items())
-        parts.append(f"version:{__version__}")
-        return "|".join(parts)
+    def signature(self) -> Signature:
+        """sacreBLEU-style ``key:value|...`` description of how scores were made.
+
+        Subclasses add fields with :meth:`signature_extras` and override a
+        common one (a metric that ignores the tokenizer says ``tok:none``)
+        with :meth:`Signature.with_fields`.
+        """
+        common = Signature(
+            metric=self.name,
+            agg=self.aggregation.value,
+            tok=self.options.tokenize,
+            case="lc" if self.options.lowercase else "mixed",
+        )
+        return common.with_fields(self.signature_extras())
 
     def signature_extras(self) -> dict[str, str]:
         return {}

@@ -57,13 +57,13 @@ import math
 import string
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 
 import numpy as np
 
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.metrics.base import (
     Aggregation,
+    MetricCache,
     MetricOptions,
     ReferenceKey,
     TableMetric,
@@ -81,7 +81,6 @@ _LOG2 = math.log(2)
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 
 
-@lru_cache(maxsize=16)
 def mteval_tokens(tokenize: str, lowercase: bool) -> Callable[[str], Tokens]:
     """Segment → tokens as mteval normalises it (see the module docstring for lower-casing)."""
     split = get_tokenizer(tokenize)
@@ -97,7 +96,7 @@ def mteval_tokens(tokenize: str, lowercase: bool) -> Callable[[str], Tokens]:
     else:
         def tokens(text: str) -> Tokens:
             return tuple(split(text.lower()))
-    return lru_cache(maxsize=1 << 17)(tokens)
+    return tokens
 
 
 def ngram_counts(tokens: Tokens, max_order: int) -> Counter[Tokens]:
@@ -112,12 +111,14 @@ def closest_length(hypothesis_length: int, reference_lengths: Sequence[int]) -> 
 
 
 class MtevalReferences:
-    """Everything mteval derives from a reference corpus, computed once per reference set.
+    """Everything mteval derives from a reference corpus, computed once per reference set and run.
 
     Statistics of every (segment, hypothesis) already scored are kept:
     systems often agree on a segment, and every BLEU (or NIST) variant and
-    every system share this object — sacreBLEU's reference cache, extended to
-    hypotheses. NIST information weights are derived on first use only.
+    every system of a run share this object (through the run's
+    :class:`~checkpoints.evaluate.metrics.base.MetricCache`) — sacreBLEU's
+    reference cache, extended to hypotheses. NIST information weights are
+    derived on first use only.
     """
 
     def __init__(self, references: ReferenceKey, tokens: Callable[[str], Tokens]) -> None:
@@ -183,33 +184,34 @@ class MtevalReferences:
         weights = self.info
         counts = ngram_counts(tokens, NIST_ORDER)
         info = [0.0] * NIST_ORDER
-        for ngram in counts.keys() & max_counts.keys():
-            info[len(ngram) - 1] += weights[ngram] * min(counts[ngram], max_counts[ngram])
+        # In the hypothesis' n-gram order, not a set's: float sums then come out the same in every
+        # process (set order follows string hashing, which Python randomises per process).
+        for ngram, count in counts.items():
+            reference_count = max_counts.get(ngram)
+            if reference_count:
+                info[len(ngram) - 1] += weights[ngram] * min(count, reference_count)
         totals = [max(length - order, 0) for order in range(NIST_ORDER)]
         return (*totals, *info, self.average_lengths[index])
 
 
-@lru_cache(maxsize=8)
-def mteval_references(references: ReferenceKey, tokenize: str, lowercase: bool) -> MtevalReferences:
-    """The reference corpus prepared once per (references, tokenizer, case)."""
-    return MtevalReferences(references, mteval_tokens(tokenize, lowercase))
+def mteval_references(cache: MetricCache, references: ReferenceKey, tokenize: str, lowercase: bool) -> MtevalReferences:
+    """The reference corpus prepared once per (references, tokenizer, case) in a run."""
+    tokens = cache.memo(("mteval-tokens", tokenize, lowercase), lambda: mteval_tokens(tokenize, lowercase))
+    return cache.get(("mteval", references, tokenize, lowercase), lambda: MtevalReferences(references, tokens))
 
 
 BLEU_WIDTH = 3 + 2 * BLEU_ORDER
 NIST_WIDTH = 2 * NIST_ORDER + 1
 
 
-@lru_cache(maxsize=64)
 def mteval_table(
-    kind: str, hypotheses: tuple[str, ...], references: ReferenceKey, tokenize: str, lowercase: bool
+    cache: MetricCache, kind: str, hypotheses: Sequence[str], references: ReferenceKey, tokenize: str, lowercase: bool
 ) -> np.ndarray:
-    """Per-segment statistics of one system output (``kind`` = ``bleu`` or ``nist``), read-only."""
-    corpus = mteval_references(references, tokenize, lowercase)
+    """Per-segment statistics of one system output (``kind`` = ``bleu`` or ``nist``)."""
+    corpus = mteval_references(cache, references, tokenize, lowercase)
     width = BLEU_WIDTH if kind == "bleu" else NIST_WIDTH
-    table = np.array([corpus.row(kind, index, hypothesis) for index, hypothesis in enumerate(hypotheses)],
-                     dtype=np.float64).reshape(len(hypotheses), width)
-    table.flags.writeable = False
-    return table
+    return np.array([corpus.row(kind, index, hypothesis) for index, hypothesis in enumerate(hypotheses)],
+                    dtype=np.float64).reshape(len(hypotheses), width)
 
 
 def bleu_from_stats(stats: np.ndarray, order: int, individual: bool, smooth: bool) -> np.ndarray:
@@ -297,7 +299,7 @@ class MtevalMetric(TableMetric):
         sources: Sequence[str] | None = None,
     ) -> np.ndarray:
         key = check_corpus(hypotheses, references)
-        table = mteval_table(self.kind, tuple(hypotheses), key, self.options.tokenize, self.options.lowercase)
+        table = mteval_table(self.cache, self.kind, hypotheses, key, self.options.tokenize, self.options.lowercase)
         return table[:, self.columns]
 
 

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
 
 import numpy as np
 from sacrebleu.metrics.helpers import extract_all_char_ngrams, extract_word_ngrams
 
 from checkpoints.evaluate.metrics.base import (
     Aggregation,
+    MetricCache,
     MetricOptions,
     ReferenceKey,
     TableMetric,
@@ -36,6 +36,7 @@ from checkpoints.evaluate.metrics.base import (
 )
 from checkpoints.evaluate.metrics.overlap import check_options
 from checkpoints.evaluate.metrics.registry import MetricEntry
+from checkpoints.signature import Signature
 
 CHAR_ORDER = 6
 BETA = 2
@@ -120,7 +121,7 @@ def segment_chrf(stats: Sequence[int], beta: float = BETA) -> float:
 
 
 class ChrfReferences:
-    """Reference n-grams of a corpus, prepared once and shared by every system (sacreBLEU's cache).
+    """Reference n-grams of a corpus, prepared once per run and shared by every system (sacreBLEU's cache).
 
     Statistics of (segment, hypothesis) pairs already seen are kept too, since
     systems often produce the same output for a segment.
@@ -164,19 +165,14 @@ class ChrfReferences:
         return max(candidates, key=segment_chrf)
 
 
-@lru_cache(maxsize=8)
-def chrf_references(references: ReferenceKey, word_order: int, lowercase: bool) -> ChrfReferences:
-    return ChrfReferences(references, word_order, lowercase)
-
-
-@lru_cache(maxsize=64)
-def chrf_table(hypotheses: tuple[str, ...], references: ReferenceKey, word_order: int, lowercase: bool) -> np.ndarray:
-    corpus = chrf_references(references, word_order, lowercase)
+def chrf_table(cache: MetricCache, hypotheses: Sequence[str], references: ReferenceKey, word_order: int,
+               lowercase: bool) -> np.ndarray:
+    """Per-segment statistics of one system output, from the run's shared reference n-grams."""
+    corpus = cache.get(("chrf", references, word_order, lowercase),
+                       lambda: ChrfReferences(references, word_order, lowercase))
     width = 3 * (CHAR_ORDER + word_order)
-    table = np.array([corpus.row(index, hypothesis) for index, hypothesis in enumerate(hypotheses)],
-                     dtype=np.float64).reshape(len(hypotheses), width)
-    table.flags.writeable = False
-    return table
+    return np.array([corpus.row(index, hypothesis) for index, hypothesis in enumerate(hypotheses)],
+                    dtype=np.float64).reshape(len(hypotheses), width)
 
 
 class Chrf(TableMetric):
@@ -202,14 +198,14 @@ class Chrf(TableMetric):
         sources: Sequence[str] | None = None,
     ) -> np.ndarray:
         key = check_corpus(hypotheses, references)
-        return chrf_table(tuple(hypotheses), key, self.word_order, self.options.lowercase).copy()
+        return chrf_table(self.cache, hypotheses, key, self.word_order, self.options.lowercase)
 
     def score(self, stats: np.ndarray) -> np.ndarray:
         return chrf_from_stats(stats)
 
-    def signature(self) -> str:
+    def signature(self) -> Signature:
         # chrF reads characters, never tokens: report that instead of the tokenize option.
-        return super().signature().replace(f"tok:{self.options.tokenize}", "tok:none")
+        return super().signature().with_fields(tok="none")
 
     def signature_extras(self) -> dict[str, str]:
         return {"nc": str(CHAR_ORDER), "nw": str(self.word_order), "beta": str(BETA), "space": "no"}

@@ -40,7 +40,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 
 import numpy as np
 from sacrebleu.metrics import lib_ter
@@ -48,13 +47,15 @@ from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 
 from checkpoints.evaluate.metrics.base import (
     Aggregation,
+    MetricCache,
     MetricOptions,
     ReferenceKey,
     TableMetric,
     check_corpus,
 )
-from checkpoints.evaluate.metrics.overlap import Tokens, check_options, token_function
+from checkpoints.evaluate.metrics.overlap import Tokens, cached_tokens, check_options
 from checkpoints.evaluate.metrics.registry import MetricEntry
+from checkpoints.signature import Signature
 
 SubstitutionCost = Callable[[str, str], float]
 
@@ -189,13 +190,16 @@ Distance = Callable[[Tokens, Tokens], float]
 DISTANCES: dict[str, Distance] = {"wer": levenshtein, "per": per_distance, "cder": cder_distance}
 
 
-@lru_cache(maxsize=64)
-def error_table(kind: str, hypotheses: tuple[str, ...], references: ReferenceKey, tokenize: str,
+def error_table(cache: MetricCache, kind: str, hypotheses: Sequence[str], references: ReferenceKey, tokenize: str,
                 lowercase: bool) -> np.ndarray:
-    """``(segments, 2)`` = ``[errors, reference length]`` for WER, PER or CDER, read-only."""
-    tokens = token_function(tokenize, lowercase)
+    """``(segments, 2)`` = ``[errors, reference length]`` for WER, PER or CDER.
+
+    Rows already computed against the same references in this run (systems
+    often agree on a segment) are reused.
+    """
+    tokens = cached_tokens(cache, tokenize, lowercase)
     distance = DISTANCES[kind]
-    seen = _seen(kind, references, tokenize, lowercase)
+    seen: dict[tuple[int, str], tuple[float, int]] = cache.get(("edit", kind, references, tokenize, lowercase), dict)
     rows = []
     for index, hypothesis in enumerate(hypotheses):
         key = (index, hypothesis)
@@ -206,15 +210,7 @@ def error_table(kind: str, hypotheses: tuple[str, ...], references: ReferenceKey
                 [(distance(hyp, ref), len(ref)) for ref in (tokens(ref_set[index]) for ref_set in references)]
             )
         rows.append(row)
-    table = np.array(rows, dtype=np.float64).reshape(len(hypotheses), 2)
-    table.flags.writeable = False
-    return table
-
-
-@lru_cache(maxsize=16)
-def _seen(kind: str, references: ReferenceKey, tokenize: str, lowercase: bool) -> dict[tuple[int, str], tuple[float, int]]:
-    """Rows already computed against one reference corpus, shared by every system."""
-    return {}
+    return np.array(rows, dtype=np.float64).reshape(len(hypotheses), 2)
 
 
 # --- TER ------------------------------------------------------------------------------------
@@ -371,18 +367,11 @@ class TerReferences:
         return cached
 
 
-@lru_cache(maxsize=8)
-def ter_references(references: ReferenceKey, case_sensitive: bool) -> TerReferences:
-    return TerReferences(references, case_sensitive)
-
-
-@lru_cache(maxsize=64)
-def ter_table(hypotheses: tuple[str, ...], references: ReferenceKey, case_sensitive: bool) -> np.ndarray:
-    corpus = ter_references(references, case_sensitive)
-    table = np.array([corpus.row(index, hypothesis) for index, hypothesis in enumerate(hypotheses)],
-                     dtype=np.float64).reshape(len(hypotheses), 2)
-    table.flags.writeable = False
-    return table
+def ter_table(cache: MetricCache, hypotheses: Sequence[str], references: ReferenceKey, case_sensitive: bool) -> np.ndarray:
+    """``[fewest edits, average reference length]`` per segment, from the run's shared tercom references."""
+    corpus = cache.get(("ter", references, case_sensitive), lambda: TerReferences(references, case_sensitive))
+    return np.array([corpus.row(index, hypothesis) for index, hypothesis in enumerate(hypotheses)],
+                    dtype=np.float64).reshape(len(hypotheses), 2)
 
 
 # --- metrics ----------------------------------------------------------------------------------
@@ -424,21 +413,19 @@ class EditRate(TableMetric):
     ) -> np.ndarray:
         key = check_corpus(hypotheses, references)
         if self.kind == "ter":
-            table = ter_table(tuple(hypotheses), key, not self.options.lowercase)
-        else:
-            table = error_table(self.kind, tuple(hypotheses), key, self.options.tokenize, self.options.lowercase)
-        return table.copy()
+            return ter_table(self.cache, hypotheses, key, not self.options.lowercase)
+        return error_table(self.cache, self.kind, hypotheses, key, self.options.tokenize, self.options.lowercase)
 
     def score(self, stats: np.ndarray) -> np.ndarray:
         rate = error_rate(stats)
         return -rate if self.negate else rate
 
-    def signature(self) -> str:
-        text = super().signature()
+    def signature(self) -> Signature:
+        signature = super().signature()
         if self.kind == "ter":
             # tercom preprocessing replaces the tokenize option.
-            text = text.replace(f"tok:{self.options.tokenize}", "tok:tercom")
-        return text
+            signature = signature.with_fields(tok="tercom")
+        return signature
 
     def signature_extras(self) -> dict[str, str]:
         extras = {"refs": "avg-len" if self.kind == "ter" else "best"}

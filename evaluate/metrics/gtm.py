@@ -45,25 +45,16 @@ Tokens come from the project tokenizer (``--tokenize``), lower-cased with
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 
 import numpy as np
 
 from checkpoints.evaluate.metrics.base import Aggregation, Metric, MetricOptions
+from checkpoints.evaluate.metrics.overlap import segment_tokens
 from checkpoints.evaluate.metrics.registry import MetricEntry
-from checkpoints.tokenizers import get_tokenizer
 
 EXPONENTS = (1, 2, 3)
 
 
-@lru_cache(maxsize=1 << 16)
-def segment_tokens(text: str, tokenize: str, lowercase: bool) -> tuple[str, ...]:
-    """Tokens as GTM compares them (shared by GTM-1/2/3, so each text is tokenized once)."""
-    words = get_tokenizer(tokenize)(text)
-    return tuple(word.lower() for word in words) if lowercase else tuple(words)
-
-
-@lru_cache(maxsize=1 << 16)
 def greedy_runs(candidate: tuple[str, ...], reference: tuple[str, ...]) -> tuple[int, ...]:
     """Lengths of the runs GTM's longest-run-first matching selects, in the order selected."""
     positions: dict[str, list[int]] = {}
@@ -136,13 +127,19 @@ class GTM(Metric):
         return 3
 
     def _tokens(self, text: str) -> tuple[str, ...]:
-        return segment_tokens(text, self.options.tokenize, self.options.lowercase)
+        # GTM-1/2/3 (and METEOR) share the tokens of each text within a run.
+        tokenize, lowercase = self.options.tokenize, self.options.lowercase
+        return self.cache.memo(("segment-tokens", tokenize, lowercase),
+                               lambda: lambda text: segment_tokens(text, tokenize, lowercase))(text)
 
     def segment_stats(self, hypothesis: str, references: Sequence[str], source: str | None = None) -> np.ndarray:
-        candidate = self._tokens(hypothesis)
+        # GTM-1/2/3 share the matching of each pair within a run: the runs do not depend on e.
+        runs = self.cache.memo("gtm-runs", lambda: greedy_runs)
+        tokens = self._tokens
+        candidate = tokens(hypothesis)
         rows = np.array([
-            [matching_size(greedy_runs(candidate, reference), self.exponent), len(candidate), len(reference)]
-            for reference in map(self._tokens, references)
+            [matching_size(runs(candidate, reference), self.exponent), len(candidate), len(reference)]
+            for reference in map(tokens, references)
         ], dtype=np.float64).reshape(-1, 3)
         if len(rows) == 0:
             return np.array([0.0, float(len(candidate)), 0.0])

@@ -35,20 +35,9 @@ word is a content word, δ cancels out, and P and R are the module-weighted
 match counts over the lengths (the formula before Meteor 1.3 added the
 function-word weighting). With a list the full 1.3+ formula applies.
 
-**Alignment** (Meteor 1.x ``Aligner``). Every module proposes candidate
-matches: exact for identical words, stem for different words with the same
-stem, synonym for different words sharing a synset, paraphrase for table
-phrases; a word pair proposed by an earlier module is not proposed again.
-A candidate that is the only one at its reference position and whose words no
-other candidate touches is fixed. The rest is resolved by Meteor's beam search
-(beam 40) over reference positions left to right, ranking partial alignments
-by (1) words covered, weighted 1.0 for exact and 0.5 for other matches,
-(2) fewer chunks, (3) smaller total distance |reference start − hypothesis
-start|. This is Meteor's search, so its approximation too: with more than 40
-competing partial alignments the best may be pruned. (Meteor's code adds a new
-match's distance to the competing path that skips it; here it goes to the path
-that takes it, as intended; it only matters for ties in coverage and chunks.)
-Identical sentences are aligned word for word at once, as Meteor does.
+**Alignment** (Meteor 1.x ``Aligner``): every module proposes candidate
+matches and Meteor's beam search picks an alignment among them; see
+:mod:`checkpoints.evaluate.metrics.meteor_align`.
 Where the target language has no Snowball stemmer, ``METEOR-pa`` runs exact
 and paraphrase matching only, as Asiya does for Czech, and ``METEOR-st`` is an
 error; ``METEOR-sy`` exists for English only (WordNet 3.0, looked up
@@ -76,26 +65,56 @@ from __future__ import annotations
 import gzip
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
 
 from checkpoints.errors import InputError, ResourceNotAvailable, UsageError
 from checkpoints.evaluate.metrics.base import Aggregation, Metric, MetricOptions
+from checkpoints.evaluate.metrics.meteor_align import (
+    BEAM_SIZE,
+    EXACT,
+    MODULE_NAMES,
+    PARAPHRASE,
+    SEARCH_WEIGHTS,
+    STEM,
+    SYNONYM,
+    Analysed,
+    Match,
+    Paraphrases,
+    align,
+    candidates,
+    count_chunks,
+    resolve,
+)
+from checkpoints.evaluate.metrics.overlap import segment_tokens
 from checkpoints.evaluate.metrics.registry import MetricEntry
 from checkpoints.evaluate.stemming import get_stemmer
-from checkpoints.tokenizers import get_tokenizer
 
-EXACT, STEM, SYNONYM, PARAPHRASE = range(4)
-MODULE_NAMES = ("exact", "stem", "synonym", "paraphrase")
-
-BEAM_SIZE = 40
-"""Meteor's default beam (``-x``)."""
-
-SEARCH_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
-"""Module weights Meteor's scorer gives its aligner to rank partial alignments."""
+__all__ = [
+    "BEAM_SIZE",
+    "DESCRIPTIONS",
+    "EXACT",
+    "LANGUAGE_INDEPENDENT",
+    "METRICS",
+    "MODULE_NAMES",
+    "PARAMETERS",
+    "PARAPHRASE",
+    "SEARCH_WEIGHTS",
+    "STEM",
+    "SYNONYM",
+    "VARIANTS",
+    "Match",
+    "Meteor",
+    "Parameters",
+    "count_chunks",
+    "language_key",
+    "meteor_scores",
+    "parameters_for",
+    "read_function_words",
+    "read_paraphrase_table",
+    "resolve",
+]
 
 PARAPHRASE_TABLE_OPTION = "paraphrase-table"
 FUNCTION_WORDS_OPTION = "function-words"
@@ -146,13 +165,6 @@ _MODULE_BASE = 4
 """Then per module: test content, reference content, test function, reference function matches."""
 CHUNKS = _MODULE_BASE + 4 * len(MODULE_NAMES)
 N_STATS = CHUNKS + 1
-
-
-@lru_cache(maxsize=1 << 16)
-def segment_tokens(text: str, tokenize: str, lowercase: bool) -> tuple[str, ...]:
-    """Tokens as Meteor compares them (shared by the variants, so each text is tokenized once)."""
-    words = get_tokenizer(tokenize)(text)
-    return tuple(word.lower() for word in words) if lowercase else tuple(words)
 
 
 def _stemmer_or_none(language: str) -> Callable[[str], str] | None:
@@ -210,208 +222,10 @@ def meteor_scores(stats: np.ndarray, parameters: Parameters) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------
-# Alignment
-
-
-class Match:
-    """A candidate match: reference span ``[ref_start, ref_start + ref_length)`` ↔ hypothesis span.
-
-    The search needs each match's word masks, its weight in the ranking and its
-    distance from the diagonal many times, so they are computed once here.
-    """
-
-    __slots__ = ("distance", "hyp_end", "hyp_length", "hyp_mask", "hyp_start", "module", "ref_end", "ref_length",
-                 "ref_mask", "ref_start", "weight")
-
-    def __init__(self, ref_start: int, ref_length: int, hyp_start: int, hyp_length: int, module: int) -> None:
-        self.ref_start = ref_start
-        self.ref_length = ref_length
-        self.hyp_start = hyp_start
-        self.hyp_length = hyp_length
-        self.module = module
-        self.ref_end = ref_start + ref_length
-        self.hyp_end = hyp_start + hyp_length
-        self.hyp_mask = ((1 << hyp_length) - 1) << hyp_start
-        self.ref_mask = ((1 << ref_length) - 1) << ref_start
-        self.weight = (hyp_length + ref_length) * SEARCH_WEIGHTS[module]
-        self.distance = abs(ref_start - hyp_start)
-
-    def __repr__(self) -> str:
-        return (f"Match(ref={self.ref_start}+{self.ref_length}, hyp={self.hyp_start}+{self.hyp_length}, "
-                f"{MODULE_NAMES[self.module]})")
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Match) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def _key(self) -> tuple[int, int, int, int, int]:
-        return self.ref_start, self.ref_length, self.hyp_start, self.hyp_length, self.module
-
-
-# A partial alignment in the beam (Meteor's ``PartialAlignment``) is a tuple,
-# cheap to create in the inner loop:
-# (−weighted coverage, chunks closed, distance, used hypothesis words (bit
-#  mask), used reference words, end of the last match in the hypothesis or −1,
-#  next reference position, chosen matches as a linked list (match, rest)).
-_rank = itemgetter(0, 1, 2)
-"""Meteor's ``PARTIAL_COMPARE_TOTAL``: more coverage, then fewer chunks, then less distance."""
-
-
-def _fixed_matches(candidates: Sequence[Sequence[Match]], hyp_length: int, ref_length: int) -> dict[int, Match]:
-    """Candidates that are alone at their position and share no word with another candidate."""
-    hyp_coverage = [0] * hyp_length
-    ref_coverage = [0] * ref_length
-    for at_position in candidates:
-        for match in at_position:
-            for i in range(match.hyp_start, match.hyp_end):
-                hyp_coverage[i] += 1
-            for j in range(match.ref_start, match.ref_end):
-                ref_coverage[j] += 1
-    fixed = {}
-    for position, at_position in enumerate(candidates):
-        if len(at_position) == 1:
-            match = at_position[0]
-            if all(ref_coverage[j] == 1 for j in range(match.ref_start, match.ref_end)) and all(
-                hyp_coverage[i] == 1 for i in range(match.hyp_start, match.hyp_end)
-            ):
-                fixed[position] = match
-    return fixed
-
-
-def resolve(candidates: Sequence[Sequence[Match]], hyp_length: int, ref_length: int,
-            beam_size: int = BEAM_SIZE) -> list[Match]:
-    """Meteor's alignment of one sentence pair from the candidate matches at each reference position."""
-    fixed = _fixed_matches(candidates, hyp_length, ref_length)
-    if all(match.ref_length == 1 for at_position in candidates for match in at_position):
-        best = _search_words(candidates, fixed, ref_length, beam_size)
-    else:
-        best = _search_phrases(candidates, fixed, ref_length, beam_size)
-    chosen: list[Match] = list(fixed.values())
-    while best is not None:
-        chosen.append(best[0])
-        best = best[1]
-    return sorted(chosen, key=lambda match: match.ref_start)
-
-
-def _search_words(candidates: Sequence[Sequence[Match]], fixed: dict[int, Match], ref_length: int,
-                  beam_size: int) -> tuple | None:  # type: ignore[type-arg]
-    """Meteor's beam search when every candidate covers one reference word.
-
-    Then the next reference position is always the current one and only fixed
-    matches occupy reference words ahead, so a partial alignment needs no
-    reference mask: (−coverage, chunks, distance, used hypothesis words, end
-    of the last match or −1, chosen matches). Steps that change nothing are
-    not spelled out.
-    """
-    used = 0
-    for match in fixed.values():
-        used |= match.hyp_mask
-    paths: list[tuple] = [(0.0, 0, 0, used, -1, None)]  # type: ignore[type-arg]
-    for current in range(ref_length):
-        if len(paths) > 1:
-            paths.sort(key=_rank)
-            del paths[beam_size:]
-        match = fixed.get(current)
-        if match is not None:
-            weight, start, end, distance_ = match.weight, match.hyp_start, match.hyp_end, match.distance
-            paths = [(s - weight, c + (e != -1 and e != start), d + distance_, u, end, chosen)
-                     for s, c, d, u, e, chosen in paths]
-            continue
-        at_current = candidates[current]
-        if not at_current:
-            # An unmatched reference word ends every open chunk.
-            paths = [path if path[4] == -1 else (path[0], path[1] + 1, path[2], path[3], -1, path[5])
-                     for path in paths]
-            continue
-        next_paths: list[tuple] = []  # type: ignore[type-arg]
-        append = next_paths.append
-        for path in paths:
-            s, c, d, u, e, chosen = path
-            for match in at_current:
-                if match.hyp_mask & u:
-                    continue
-                append((s - match.weight, c + (e != -1 and match.hyp_start != e), d + match.distance,
-                        u | match.hyp_mask, match.hyp_end, (match, chosen)))
-            append((s, c + 1, d, u, -1, chosen) if e != -1 else path)
-        paths = next_paths
-    # Meteor's last step: rank, keep the beam, close each path's last chunk, take the best.
-    paths.sort(key=_rank)
-    return min(((p[0], p[1] + (p[4] != -1), p[2], p[5]) for p in paths[:beam_size]), key=_rank)[3]
-
-
-def _search_phrases(candidates: Sequence[Sequence[Match]], fixed: dict[int, Match], ref_length: int,
-                    beam_size: int) -> tuple | None:  # type: ignore[type-arg]
-    """Meteor's beam search in general (paraphrase matches span several words).
-
-    A partial alignment is (−coverage, chunks, distance, used hypothesis
-    words, used reference words, end of the last match or −1, next reference
-    position, chosen matches as a linked list).
-    """
-    used_hyp = used_ref = 0
-    for match in fixed.values():
-        used_hyp |= match.hyp_mask
-        used_ref |= match.ref_mask
-    paths: list[tuple] = [(0.0, 0, 0, used_hyp, used_ref, -1, 0, None)]  # type: ignore[type-arg]
-    for current in range(ref_length):
-        if len(paths) > 1:
-            paths.sort(key=_rank)
-            del paths[beam_size:]
-        next_paths: list[tuple] = []  # type: ignore[type-arg]
-        append = next_paths.append
-        at_current = candidates[current]
-        bit = 1 << current
-        for path in paths:
-            score, chunks, distance, used_hyp, used_ref, last_end, idx, chosen = path
-            if used_ref & bit:
-                if current < idx:
-                    append(path)
-                else:
-                    match = fixed.get(current)
-                    if match is not None:
-                        append((score - match.weight, chunks + (last_end != -1 and match.hyp_start != last_end),
-                                distance + match.distance, used_hyp, used_ref, match.hyp_end, match.ref_end, chosen))
-                continue
-            for match in at_current:
-                if match.hyp_mask & used_hyp or match.ref_mask & used_ref:
-                    continue
-                append((score - match.weight, chunks + (last_end != -1 and match.hyp_start != last_end),
-                        distance + match.distance, used_hyp | match.hyp_mask, used_ref | match.ref_mask,
-                        match.hyp_end, match.ref_end, (match, chosen)))
-            # Leave this reference word unmatched: a chunk in progress ends.
-            append((score, chunks + (last_end != -1), distance, used_hyp, used_ref, -1, idx + 1, chosen))
-        paths = next_paths or paths[:1]
-    paths.sort(key=_rank)
-    return min(((p[0], p[1] + (p[5] != -1), p[2], p[7]) for p in paths[:beam_size]), key=_rank)[3]
-
-
-def count_chunks(matches: Sequence[Match], ref_length: int) -> int:
-    """Chunks of an alignment: runs adjacent and in the same order in both strings (Meteor's ``getCountAndChunks``)."""
-    by_start = {match.ref_start: match for match in matches}
-    chunks = 0
-    idx = 0
-    last_end = -1
-    while idx < ref_length:
-        match = by_start.get(idx)
-        if match is None:
-            if last_end != -1:
-                chunks += 1
-                last_end = -1
-            idx += 1
-        else:
-            if last_end != -1 and match.hyp_start != last_end:
-                chunks += 1
-            idx = match.ref_start + match.ref_length
-            last_end = match.hyp_start + match.hyp_length
-    return chunks + (last_end != -1)
-
-
-# ---------------------------------------------------------------------------
 # Resources
 
 
-def read_paraphrase_table(path: str | Path, lowercase: bool = False) -> dict[tuple[str, ...], frozenset[tuple[str, ...]]]:
+def read_paraphrase_table(path: str | Path, lowercase: bool = False) -> Paraphrases:
     """Phrase → its paraphrases, both directions, from a ``phrase<TAB>paraphrase`` file."""
     path = Path(path)
     if not path.is_file():
@@ -466,17 +280,6 @@ def read_function_words(path: str | Path) -> frozenset[str]:
 # The metric
 
 
-@dataclass(frozen=True, slots=True)
-class _Analysed:
-    """A segment prepared once for matching against many others."""
-
-    tokens: tuple[str, ...]
-    positions: dict[str, tuple[int, ...]]
-    stems: tuple[str, ...]
-    synsets: tuple[frozenset, ...]  # type: ignore[type-arg]
-    function: tuple[bool, ...]
-
-
 class Meteor(Metric):
     """One of Asiya's METEOR variants (see the module documentation)."""
 
@@ -486,7 +289,7 @@ class Meteor(Metric):
         super().__init__(options)
         self.name = name
         self.description = DESCRIPTIONS[name]
-        self.language = language_key(self.options.language)
+        self.language = language_key(self.options.target_language(name))
         self.parameters = parameters_for(self.language)
         modules = list(VARIANTS[name])
         stemmer = _stemmer_or_none(self.language) if self.parameters.weights[STEM] is not None else None
@@ -504,7 +307,8 @@ class Meteor(Metric):
         self._max_phrase = max((len(phrase) for phrase in self._paraphrases), default=0) if self._paraphrases else 0
         function_file = self.options.extra.get(FUNCTION_WORDS_OPTION)
         self._function_words = read_function_words(function_file) if function_file else frozenset()
-        self._analysed: dict[str, _Analysed] = {}
+        # Per instance, bounded: segments analysed for this variant, and word → stem.
+        self._analysed: dict[str, Analysed] = {}
         self._stems: dict[str, str] = {}
 
     def _load_synonyms(self) -> Callable[[str], frozenset]:  # type: ignore[type-arg]
@@ -515,10 +319,10 @@ class Meteor(Metric):
         except ResourceNotAvailable as error:
             raise ResourceNotAvailable(f"{self.name} needs WordNet: {error}") from None
 
-    def _load_paraphrases(self) -> dict[tuple[str, ...], frozenset[tuple[str, ...]]]:
+    def _load_paraphrases(self) -> Paraphrases:
         table = self.options.extra.get(PARAPHRASE_TABLE_OPTION)
         if not table:
-            raise UsageError(f"{self.name} needs a paraphrase table: give one with --paraphrase-table FILE")
+            raise UsageError(f"{self.name} needs a paraphrase table (option {PARAPHRASE_TABLE_OPTION!r})")
         return read_paraphrase_table(table, lowercase=self.options.lowercase)
 
     @property
@@ -527,18 +331,20 @@ class Meteor(Metric):
 
     # -- preparation -------------------------------------------------------
 
-    def _analyse(self, text: str) -> _Analysed:
+    def _analyse(self, text: str) -> Analysed:
         analysed = self._analysed.get(text)
         if analysed is not None:
             return analysed
-        tokens = segment_tokens(text, self.options.tokenize, self.options.lowercase)
+        tokenize, lowercase = self.options.tokenize, self.options.lowercase
+        tokens = self.cache.memo(("segment-tokens", tokenize, lowercase),
+                                 lambda: lambda text: segment_tokens(text, tokenize, lowercase))(text)
         positions: dict[str, list[int]] = {}
         for index, token in enumerate(tokens):
             positions.setdefault(token, []).append(index)
         stems = tuple(self._stem_of(token) for token in tokens) if self._stem is not None else ()
         synsets = tuple(map(self._synonyms, tokens)) if self._synonyms is not None else ()
         function = tuple(token.lower() in self._function_words for token in tokens)
-        analysed = _Analysed(tokens, {k: tuple(v) for k, v in positions.items()}, stems, synsets, function)
+        analysed = Analysed(tokens, {k: tuple(v) for k, v in positions.items()}, stems, synsets, function)
         if len(self._analysed) < 1 << 17:
             self._analysed[text] = analysed
         return analysed
@@ -546,76 +352,21 @@ class Meteor(Metric):
     def _stem_of(self, token: str) -> str:
         stem = self._stems.get(token)
         if stem is None:
-            stem = self._stems[token] = self._stem(token)  # type: ignore[misc]
+            stem = self._stem(token)  # type: ignore[misc]
+            if len(self._stems) < 1 << 17:
+                self._stems[token] = stem
         return stem
 
     # -- matching ------------------------------------------------------------
 
-    def candidates(self, hyp: _Analysed, ref: _Analysed) -> list[list[Match]]:
-        """Candidate matches of every module, listed at their reference start position."""
-        at: list[list[Match]] = [[] for _ in ref.tokens]
-        paired: set[tuple[int, int]] = set()
-        for module in self.modules:
-            if module == EXACT:
-                for j, token in enumerate(ref.tokens):
-                    for i in hyp.positions.get(token, ()):
-                        at[j].append(Match(j, 1, i, 1, EXACT))
-                        paired.add((i, j))
-            elif module == STEM:
-                by_stem: dict[str, list[int]] = {}
-                for i, stem in enumerate(hyp.stems):
-                    by_stem.setdefault(stem, []).append(i)
-                for j, stem in enumerate(ref.stems):
-                    for i in by_stem.get(stem, ()):
-                        if hyp.tokens[i] != ref.tokens[j] and (i, j) not in paired:
-                            at[j].append(Match(j, 1, i, 1, STEM))
-                            paired.add((i, j))
-            elif module == SYNONYM:
-                self._synonym_candidates(hyp, ref, at, paired)
-            else:
-                self._paraphrase_candidates(hyp, ref, at, paired)
-        return at
+    def candidates(self, hyp: Analysed, ref: Analysed) -> list[list[Match]]:
+        """Candidate matches of this variant's modules, listed at their reference start position."""
+        return candidates(hyp, ref, self.modules, self._paraphrases, self._max_phrase)
 
-    def _synonym_candidates(self, hyp: _Analysed, ref: _Analysed, at: list[list[Match]],
-                            paired: set[tuple[int, int]]) -> None:
-        hyp_synsets = [(i, synsets) for i, synsets in enumerate(hyp.synsets) if synsets]
-        if not hyp_synsets:
-            return
-        for j, ref_synsets in enumerate(ref.synsets):
-            if not ref_synsets:
-                continue
-            token = ref.tokens[j]
-            for i, synsets in hyp_synsets:
-                if not synsets.isdisjoint(ref_synsets) and hyp.tokens[i] != token and (i, j) not in paired:
-                    at[j].append(Match(j, 1, i, 1, SYNONYM))
-                    paired.add((i, j))
+    def align(self, hyp: Analysed, ref: Analysed) -> list[Match]:
+        return align(hyp, ref, self.candidates)
 
-    def _paraphrase_candidates(self, hyp: _Analysed, ref: _Analysed, at: list[list[Match]],
-                               paired: set[tuple[int, int]]) -> None:
-        table = self._paraphrases
-        if table is None:  # only METEOR-pa has a table, and it cannot be built without one
-            return
-        ref_phrases: dict[tuple[str, ...], list[int]] = {}
-        for n in range(1, self._max_phrase + 1):
-            for j in range(len(ref.tokens) - n + 1):
-                ref_phrases.setdefault(ref.tokens[j : j + n], []).append(j)
-        found: list[Match] = []
-        for n in range(1, self._max_phrase + 1):
-            for i in range(len(hyp.tokens) - n + 1):
-                for paraphrase in table.get(hyp.tokens[i : i + n], ()):
-                    for j in ref_phrases.get(paraphrase, ()):
-                        if n == 1 and len(paraphrase) == 1 and (i, j) in paired:
-                            continue
-                        found.append(Match(j, len(paraphrase), i, n, PARAPHRASE))
-        for match in sorted(found, key=lambda m: (m.ref_start, m.hyp_start, m.ref_length, m.hyp_length)):
-            at[match.ref_start].append(match)
-
-    def align(self, hyp: _Analysed, ref: _Analysed) -> list[Match]:
-        if hyp.tokens == ref.tokens:
-            return [Match(j, 1, j, 1, EXACT) for j in range(len(ref.tokens))]
-        return resolve(self.candidates(hyp, ref), len(hyp.tokens), len(ref.tokens))
-
-    def _pair_stats(self, hyp: _Analysed, ref: _Analysed) -> np.ndarray:
+    def _pair_stats(self, hyp: Analysed, ref: Analysed) -> np.ndarray:
         matches = self.align(hyp, ref)
         stats = np.zeros(N_STATS)
         stats[TEST_LENGTH] = len(hyp.tokens)
@@ -659,9 +410,18 @@ def _factory(name: str) -> Callable[[MetricOptions], Meteor]:
 
 
 def _entries(names: Iterable[str]) -> dict[str, MetricEntry]:
-    # METEOR-pa needs a user's paraphrase table, so it is not in the lexical set.
-    return {name: MetricEntry(DESCRIPTIONS[name], _factory(name), () if name == "METEOR-pa" else ("lexical",))
-            for name in names}
+    # METEOR-pa needs a user's paraphrase table, so it is not in the lexical set. Every variant
+    # depends on the target language (Meteor's parameters, stemmer, synonyms).
+    return {
+        name: MetricEntry(
+            DESCRIPTIONS[name],
+            _factory(name),
+            () if name == "METEOR-pa" else ("lexical",),
+            language=True,
+            requires=(PARAPHRASE_TABLE_OPTION,) if name == "METEOR-pa" else (),
+        )
+        for name in names
+    }
 
 
 METRICS: dict[str, MetricEntry] = _entries(VARIANTS)

@@ -32,18 +32,19 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import cache, lru_cache
+from functools import cache
 
 import numpy as np
 
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.metrics.base import (
+    MetricCache,
     MetricOptions,
     ReferenceKey,
     TableMeanOfSegments,
     check_corpus,
 )
-from checkpoints.evaluate.metrics.overlap import Tokens, check_options, safe_divide, token_function
+from checkpoints.evaluate.metrics.overlap import Tokens, cached_tokens, check_options, safe_divide
 from checkpoints.evaluate.metrics.registry import MetricEntry
 
 ORDERS = range(2, 6)
@@ -124,24 +125,23 @@ class NgramSimilarity(TableMeanOfSegments):
         sources: Sequence[str] | None = None,
     ) -> np.ndarray:
         key = check_corpus(hypotheses, references)
-        scores = segment_maxima(self.name, self.options.tokenize, self.options.lowercase, tuple(hypotheses), key)
+        scores = segment_maxima(self.cache, self.name, self.options.tokenize, self.options.lowercase, hypotheses, key)
         return np.column_stack([scores, np.ones(len(hypotheses))])
 
     def signature_extras(self) -> dict[str, str]:
         return {"refs": "max"}
 
 
-@lru_cache(maxsize=256)
-def segment_maxima(name: str, tokenize: str, lowercase: bool, hypotheses: tuple[str, ...],
+def segment_maxima(cache: MetricCache, name: str, tokenize: str, lowercase: bool, hypotheses: Sequence[str],
                    references: ReferenceKey) -> np.ndarray:
-    """Per-segment maximum over references of one measure (read-only).
+    """Per-segment maximum over references of one measure.
 
     Identical (segment, hypothesis) pairs — frequent across systems — are
-    scored once per reference corpus.
+    scored once per reference corpus and run.
     """
-    tokens = token_function(tokenize, lowercase)
+    tokens = cached_tokens(cache, tokenize, lowercase)
     compare = comparison(name)
-    seen = _seen(name, tokenize, lowercase, references)
+    seen: dict[tuple[int, str], float] = cache.get(("ngram", name, tokenize, lowercase, references), dict)
     scores = np.empty(len(hypotheses))
     for index, hypothesis in enumerate(hypotheses):
         entry = (index, hypothesis)
@@ -150,14 +150,7 @@ def segment_maxima(name: str, tokenize: str, lowercase: bool, hypotheses: tuple[
             candidate = tokens(hypothesis)
             score = seen[entry] = max(compare(candidate, tokens(reference_set[index])) for reference_set in references)
         scores[index] = score
-    scores.flags.writeable = False
     return scores
-
-
-@lru_cache(maxsize=64)
-def _seen(name: str, tokenize: str, lowercase: bool, references: ReferenceKey) -> dict[tuple[int, str], float]:
-    """Scores already computed against one reference corpus, shared by every system."""
-    return {}
 
 
 _WORDS = {"cos": "cosine", "jac": "multiset Jaccard", "Tok": "token", "Char": "character"}

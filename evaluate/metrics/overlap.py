@@ -25,18 +25,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 
 import numpy as np
 
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.metrics.base import (
+    MetricCache,
     MetricOptions,
     ReferenceKey,
     TableMeanOfSegments,
     check_corpus,
 )
 from checkpoints.evaluate.metrics.registry import MetricEntry
+from checkpoints.signature import Signature
 from checkpoints.tokenizers import get_tokenizer
 
 Tokens = tuple[str, ...]
@@ -51,21 +52,29 @@ def check_options(options: MetricOptions) -> None:
     get_tokenizer(options.tokenize)
 
 
-@lru_cache(maxsize=32)
 def token_function(tokenize: str, lowercase: bool) -> Callable[[str], Tokens]:
     """Tokens of a segment with the configured tokenizer; lower-cased first when asked.
 
-    Lower-casing comes before tokenization, as in sacreBLEU. The result is
-    cached per text, because every metric of a family tokenizes the same
-    segments once per system.
+    Lower-casing comes before tokenization, as in sacreBLEU.
     """
     split = get_tokenizer(tokenize)
 
-    @lru_cache(maxsize=1 << 17)
     def tokens(text: str) -> Tokens:
         return tuple(split(text.lower() if lowercase else text))
 
     return tokens
+
+
+def segment_tokens(text: str, tokenize: str, lowercase: bool) -> Tokens:
+    """Tokens as GTM and METEOR compare them: tokenized, then each token lower-cased when asked."""
+    words = get_tokenizer(tokenize)(text)
+    return tuple(word.lower() for word in words) if lowercase else tuple(words)
+
+
+def cached_tokens(cache: MetricCache, tokenize: str, lowercase: bool) -> Callable[[str], Tokens]:
+    """:func:`token_function` memoised in the run's cache: every metric of the overlap, NGRAM
+    and WER/PER/CDER families tokenizes the same segments, once per system."""
+    return cache.memo(("tokens", tokenize, lowercase), lambda: token_function(tokenize, lowercase))
 
 
 def safe_divide(numerator: float, denominator: float) -> float:
@@ -98,22 +107,37 @@ def overlap_scores(counts: np.ndarray) -> dict[str, np.ndarray]:
     return {"Ol": ratio(counts[..., UNION]), "Pl": precision, "Rl": recall, "Fl": f_measure}
 
 
-@lru_cache(maxsize=64)
-def _overlap_table(hypotheses: tuple[str, ...], references: ReferenceKey, tokenize: str) -> np.ndarray:
-    """Per-segment Ol/Pl/Rl/Fl maxima over references: ``(segments, 4)`` in that order.
+class OverlapReferences:
+    """Token multisets of a reference corpus and the Ol/Pl/Rl/Fl maxima of every (segment, hypothesis) seen.
 
-    One table serves the four metrics of the family (same tokens, same counts).
+    One object serves the four metrics of the family (same tokens, same
+    counts) and every system of a run.
     """
-    tokens = token_function(tokenize, True)
-    table = np.zeros((len(hypotheses), 4))
-    for index, hypothesis in enumerate(hypotheses):
-        candidate = Counter(tokens(hypothesis))
-        counts = np.array([overlap_counts(candidate, Counter(tokens(reference_set[index])))
-                           for reference_set in references], dtype=np.float64)
-        scores = overlap_scores(counts)
-        table[index] = [scores[name].max() for name in FAMILY]
-    table.flags.writeable = False
-    return table
+
+    def __init__(self, references: ReferenceKey, tokens: Callable[[str], Tokens]) -> None:
+        self.tokens = tokens
+        self.counts = [[Counter(tokens(text)) for text in segment] for segment in zip(*references, strict=True)]
+        self._rows: dict[tuple[int, str], tuple[float, ...]] = {}
+
+    def row(self, index: int, hypothesis: str) -> tuple[float, ...]:
+        """Ol, Pl, Rl, Fl of one segment, each the maximum over the references."""
+        key = (index, hypothesis)
+        cached = self._rows.get(key)
+        if cached is None:
+            candidate = Counter(self.tokens(hypothesis))
+            counts = np.array([overlap_counts(candidate, reference) for reference in self.counts[index]],
+                              dtype=np.float64)
+            scores = overlap_scores(counts)
+            cached = self._rows[key] = tuple(float(scores[name].max()) for name in FAMILY)
+        return cached
+
+
+def overlap_table(cache: MetricCache, hypotheses: Sequence[str], references: ReferenceKey, tokenize: str) -> np.ndarray:
+    """Per-segment Ol/Pl/Rl/Fl maxima over references: ``(segments, 4)`` in that order."""
+    corpus = cache.get(("overlap", references, tokenize),
+                       lambda: OverlapReferences(references, cached_tokens(cache, tokenize, True)))
+    rows = [corpus.row(index, hypothesis) for index, hypothesis in enumerate(hypotheses)]
+    return np.array(rows, dtype=np.float64).reshape(len(hypotheses), len(FAMILY))
 
 
 FAMILY = ("Ol", "Pl", "Rl", "Fl")
@@ -138,15 +162,15 @@ class LexicalOverlap(TableMeanOfSegments):
         sources: Sequence[str] | None = None,
     ) -> np.ndarray:
         key = check_corpus(hypotheses, references)
-        table = _overlap_table(tuple(hypotheses), key, self.options.tokenize)
+        table = overlap_table(self.cache, hypotheses, key, self.options.tokenize)
         return np.column_stack([table[:, self._column], np.ones(len(hypotheses))])
 
     def signature_extras(self) -> dict[str, str]:
         return {"items": "tokens-lc", "refs": "max"}
 
-    def signature(self) -> str:
+    def signature(self) -> Signature:
         # Asiya lower-cases these items whatever the case option says.
-        return super().signature().replace("case:mixed", "case:lc")
+        return super().signature().with_fields(case="lc")
 
 
 DESCRIPTIONS = {

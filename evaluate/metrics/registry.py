@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from checkpoints.errors import UsageError
-from checkpoints.evaluate.metrics.base import Metric, MetricOptions
+from checkpoints.evaluate.metrics.base import Metric, MetricCache, MetricOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +23,11 @@ class MetricEntry:
     description: str
     factory: Callable[[MetricOptions], Metric]
     sets: tuple[str, ...] = ("lexical",)
+    language: bool = False
+    """The metric depends on the target language (stemmers, synonyms, tuned parameters), so
+    callers must know it rather than assume one (``MetricOptions.language``)."""
+    requires: tuple[str, ...] = ()
+    """``MetricOptions.extra`` keys the metric cannot run without (METEOR-pa's paraphrase table)."""
 
 
 @cache
@@ -59,8 +64,17 @@ def describe(name: str) -> str:
     return _entry(name).description
 
 
-def get_metric(name: str, options: MetricOptions | None = None) -> Metric:
-    return _entry(name).factory(options or MetricOptions())
+def entry(name: str) -> MetricEntry:
+    """The registry entry of ``name`` (what the metric needs before it can be built)."""
+    return _entry(name)
+
+
+def get_metric(name: str, options: MetricOptions | None = None, cache: MetricCache | None = None) -> Metric:
+    """A metric by Asiya name; ``cache`` is the run's shared cache (the metric's own when None)."""
+    metric = _entry(name).factory(options or MetricOptions())
+    if cache is not None:
+        metric.cache = cache
+    return metric
 
 
 def _entry(name: str) -> MetricEntry:

@@ -33,7 +33,9 @@ is ROUGE's ``Average_F`` and the segment scores are the ``F:`` values of the
   failing).
 
 All eight measures come from one comparison of each (candidate, reference)
-pair, cached, so asking for every ROUGE variant costs one pass.
+pair, kept in the run's cache, so asking for every ROUGE variant costs one
+pass. Every measure depends on the target language (its stemmer), which must
+be known.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from math import comb
 
 from checkpoints.errors import UsageError
@@ -81,7 +83,6 @@ class PairCounts:
 # Text normalisation
 
 
-@lru_cache(maxsize=1 << 16)
 def rouge_tokens(text: str, tokenize: str = "13a", language: str = "en") -> tuple[str, ...]:
     """ROUGE 1.5.5's view of a segment: lower-cased, letters and digits only, stemmed (``-m``)."""
     words = _SEPARATORS.sub(" ", " ".join(get_tokenizer(tokenize)(text)).lower()).split()
@@ -178,7 +179,6 @@ def _clipped(first: Counter, second: Counter) -> int:  # type: ignore[type-arg]
     return sum(min(count, second[gram]) for gram, count in first.items() if gram in second)
 
 
-@lru_cache(maxsize=1 << 16)
 def pair_counts(candidate: tuple[str, ...], reference: tuple[str, ...]) -> PairCounts:
     """Every ROUGE count of one (candidate, reference) pair of normalised token tuples."""
     hits = tuple(_clipped(_ngram_counts(candidate, n), _ngram_counts(reference, n)) for n in range(1, 5))
@@ -261,18 +261,21 @@ class Rouge(MeanOfSegments):
         self.description = description
         self._extract = extract
         self._inverse = inverse
-
-    def _tokens(self, text: str) -> tuple[str, ...]:
-        return rouge_tokens(text, self.options.tokenize, self.options.language)
+        self.language = self.options.target_language(name)
 
     def segment_score(self, hypothesis: str, references: Sequence[str], source: str | None = None) -> float:
-        candidate = self._tokens(hypothesis)
-        counts = [pair_counts(candidate, self._tokens(reference)) for reference in references]
+        # The eight measures share the tokens and the counts of each pair within a run.
+        tokenize, language = self.options.tokenize, self.language
+        tokens = self.cache.memo(("rouge-tokens", tokenize, language),
+                                 lambda: lambda text: rouge_tokens(text, tokenize, language))
+        counted = self.cache.memo("rouge-pairs", lambda: pair_counts)
+        candidate = tokens(hypothesis)
+        counts = [counted(candidate, tokens(reference)) for reference in references]
         return pooled_scores(counts, self._extract, self._inverse)[2]
 
     def signature_extras(self) -> dict[str, str]:
         return {"rouge": "1.5.5", "opts": "-2_-1_-U_-m_-n_4_-w_1.2_-f_A_-p_0.5", "value": "F",
-                "text": f"lc+alnum+{stemmer_name(self.options.language)}"}
+                "text": f"lc+alnum+{stemmer_name(self.language)}"}
 
 
 def _factory(name: str, description: str, extract: Extract, inverse: float = 1.0) -> Callable[[MetricOptions], Rouge]:
@@ -290,6 +293,6 @@ _DEFINITIONS: dict[str, tuple[str, Extract, float]] = {
 }
 
 METRICS: dict[str, MetricEntry] = {
-    name: MetricEntry(description, _factory(name, description, extract, inverse))
+    name: MetricEntry(description, _factory(name, description, extract, inverse), language=True)
     for name, (description, extract, inverse) in _DEFINITIONS.items()
 }

@@ -149,10 +149,24 @@ def test_mqm_with_bleu_equals_sacrebleu(meta_data: Path, capsys: pytest.CaptureF
          "checkpoints: error: {bad}:3: unknown severity 'Fatal'"),
         (["--mqm", "{ende}", "--mqm-scores", "{bad}", "--reference-system", "ref", "-m", "TEST-len"], 1,
          "checkpoints: error: {bad}:1: expected 'system score seg_id', found 9 fields"),
+        # Enum-valued options: one line like every other option, not click's four-line box.
+        (["--mqm", "{ende}", "--reference-system", "ref", "-m", "TEST-len", "-g", "bogus"], 2,
+         "checkpoints: error: --granularity 'bogus': choose sys, doc or seg\n"),
+        (["--mqm", "{ende}", "--reference-system", "ref", "-m", "TEST-len", "--ci", "jackknife"], 2,
+         "checkpoints: error: --ci 'jackknife': choose none, fisher, bootstrap or paired-bootstrap\n"),
+        (["--mqm", "{ende}", "--reference-system", "ref", "-m", "TEST-len", "--samples", "0"], 2,
+         "checkpoints: error: --samples must be at least 1, not 0\n"),
+        (["--mqm", "{ende}", "--reference-system", "ref", "-m", "TEST-len", "--exclude-system", "nobody"], 2,
+         "checkpoints: error: excluded system 'nobody' is not in"),
+        # MQM files do not say their language: METEOR and ROUGE need it named, never assumed.
+        (["--mqm", "{ende}", "--reference-system", "ref", "-m", "BLEU,METEOR-st,ROUGE-L"], 2,
+         "checkpoints: error: METEOR-st, ROUGE-L depend on the target language: give --target-lang LANG\n"),
+        (["--mqm", "{ende}", "--reference-system", "ref", "-m", "TEST-len", "--output", "{missing}/out.json"], 1,
+         "checkpoints: error: {missing}/out.json: folder {missing} does not exist\n"),
     ],
     ids=["no-judgments", "no-reference-system", "unknown-reference", "unknown-metric", "criterion", "alpha",
          "format", "mqm-and-assessments", "mqm-options-without-mqm", "assessments-without-files", "bad-tsv",
-         "bad-scores"],
+         "bad-scores", "granularity", "ci", "samples", "exclude-system", "target-lang", "output-folder"],
 )
 def test_errors_are_one_line(
     meta_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], arguments: list[str], code: int, message: str
@@ -164,7 +178,7 @@ def test_errors_are_one_line(
         "A\td\t1\t2\tr\ts\tt\tStyle/Awkward\tFatal\n",
         encoding="utf-8",
     )
-    paths = {"ende": str(meta_data / "mqm_ted_ende.small.tsv"), "bad": str(bad)}
+    paths = {"ende": str(meta_data / "mqm_ted_ende.small.tsv"), "bad": str(bad), "missing": str(tmp_path / "missing")}
     argv = ["meta", *(argument.format(**paths) for argument in arguments)]
     got_code, out, err = run(argv, capsys)
     assert got_code == code
@@ -188,7 +202,27 @@ def test_mismatched_line_counts(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert err == f"checkpoints: error: {tmp_path / 'a.txt'} (system a) has 1 lines but {tmp_path / 'ref.txt'} has 2\n"
 
 
+@pytest.mark.usefixtures("test_metrics")
+def test_output_file(meta_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "meta.json"
+    code, out, err = run(
+        ["meta", "--mqm", str(meta_data / "mqm_ted_ende.small.tsv"), "--reference-system", "ref", "-m", "TEST-len",
+         "--format", "json", "--output", str(target)],
+        capsys,
+    )
+    assert (code, out) == (0, ""), err
+    assert json.loads(target.read_text(encoding="utf-8"))["n"] == 13
+
+
 def test_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["meta", "--help"], capsys)
     assert code == 0
     assert "Examples" in out and "--reference-system ref" in out and "--mqm-scores" in out
+
+
+def test_table_values_never_show_a_negative_zero() -> None:
+    from checkpoints.report.meta_report import format_value
+
+    assert format_value(-0.00001, (-0.00002, 0.5)) == "0.0000 [0.0000, 0.5000]"
+    assert format_value(-0.25, None) == "-0.2500"
+    assert format_value(None, None) == "undefined"

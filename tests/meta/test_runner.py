@@ -16,17 +16,14 @@ from scipy import stats
 from checkpoints.errors import CheckpointsError, UsageError
 from checkpoints.evaluate.meta.correlation import Criterion
 from checkpoints.evaluate.meta.intervals import fisher_interval, resample_correlations, summarize
-from checkpoints.evaluate.meta.runner import (
-    CIMethod,
+from checkpoints.evaluate.meta.judged import (
     JudgedSet,
-    Level,
-    MetaOptions,
     judged_from_assessments,
     judged_from_mqm,
     referents,
-    run_meta,
 )
-from checkpoints.evaluate.metrics.base import Metric
+from checkpoints.evaluate.meta.runner import CIMethod, MetaOptions, run_meta
+from checkpoints.evaluate.metrics.base import Granularity, Metric
 from checkpoints.evaluate.resample import Resampler, ResampleSpec
 from checkpoints.io.assessments import read_assessments
 from checkpoints.io.mqm import read_avg_seg_scores, read_mqm
@@ -60,7 +57,7 @@ def judged() -> JudgedSet:
 
 
 def test_system_level_uses_the_judged_segments(judged: JudgedSet, token_count: Metric) -> None:
-    result = run_meta(judged, [token_count], MetaOptions(level=Level.SYS))
+    result = run_meta(judged, [token_count], MetaOptions(level=Granularity.SYS))
     # A: metric mean(3,2,4,1) = 2.5, human mean(-1,0,-2,-5) = -2
     # B: segment 4 unrated → metric mean(1,5,2) = 8/3, human mean(-3,-1,0) = -4/3
     # C: metric mean(4,3,1,2) = 2.5, human mean(0,-2,-1,-1) = -1
@@ -72,15 +69,15 @@ def test_system_level_uses_the_judged_segments(judged: JudgedSet, token_count: M
     assert got[Criterion.KENDALL].r == pytest.approx(stats.kendalltau(x, y).statistic, abs=1e-12)
     assert got[Criterion.PEARSON].ci == fisher_interval(got[Criterion.PEARSON].r, 3)  # n ≤ 3 → (−1, 1)
     assert got[Criterion.KENDALL].ci is None  # Fisher applies to Pearson only
-    assert [u.key for u in referents(judged, Level.SYS)] == ["A", "B", "C"]
+    assert [u.key for u in referents(judged, Granularity.SYS)] == ["A", "B", "C"]
 
 
 def test_document_level_keys_and_values(judged: JudgedSet, token_count: Metric) -> None:
-    units = referents(judged, Level.DOC)
+    units = referents(judged, Granularity.DOC)
     assert [u.key for u in units] == ["A@@d1", "A@@d2", "B@@d1", "B@@d2", "C@@d1", "C@@d2"]
     assert [u.human for u in units] == pytest.approx([-0.5, -3.5, -2.0, 0.0, -1.0, -1.0])
     assert [u.positions.tolist() for u in units][3] == [2]  # B@@d2: only the rated segment
-    result = run_meta(judged, [token_count], MetaOptions(level=Level.DOC, criteria=(Criterion.PEARSON,)))
+    result = run_meta(judged, [token_count], MetaOptions(level=Granularity.DOC, criteria=(Criterion.PEARSON,)))
     x = [2.5, 2.5, 3.0, 2.0, 3.5, 1.5]
     y = [-0.5, -3.5, -2.0, 0.0, -1.0, -1.0]
     assert result.n == 6
@@ -88,9 +85,9 @@ def test_document_level_keys_and_values(judged: JudgedSet, token_count: Metric) 
 
 
 def test_segment_level_pooled_and_grouped(judged: JudgedSet, token_count: Metric) -> None:
-    options = MetaOptions(level=Level.SEG, criteria=(Criterion.PEARSON, Criterion.KENDALL), ci=CIMethod.NONE)
+    options = MetaOptions(level=Granularity.SEG, criteria=(Criterion.PEARSON, Criterion.KENDALL), ci=CIMethod.NONE)
     result = run_meta(judged, [token_count], options)
-    units = referents(judged, Level.SEG)
+    units = referents(judged, Granularity.SEG)
     assert result.n == 11
     assert units[0].key == "A@@d1@@1"
     x = [3, 2, 4, 1, 1, 5, 2, 4, 3, 1, 2]
@@ -118,7 +115,7 @@ def test_grouped_items_with_constant_human_scores_are_left_out(token_count: Metr
         outputs={"A": ("a", "a b"), "B": ("a b c", "a")},
         segment_scores={("A", 0): -1.0, ("B", 0): -1.0, ("A", 1): 0.0, ("B", 1): -2.0},
     )
-    result = run_meta(judged, [token_count], MetaOptions(level=Level.SEG, criteria=(Criterion.PEARSON,)))
+    result = run_meta(judged, [token_count], MetaOptions(level=Granularity.SEG, criteria=(Criterion.PEARSON,)))
     pearson = result.grouped.results["TEST-len"][Criterion.PEARSON]  # type: ignore[union-attr]
     # Segment 1: humans tie → undefined, left out; segment 2: x = (2, 1), y = (0, −2) → 1.
     assert pearson.items == 1
@@ -137,17 +134,17 @@ def test_corpus_aggregation_comes_from_summed_statistics(unigram_hits: Metric) -
     )
     from checkpoints.evaluate.meta.runner import metric_values, segment_statistics
 
-    units = referents(judged, Level.SYS)
-    values = metric_values(unigram_hits, segment_statistics(judged, unigram_hits), units, Level.SYS)
+    units = referents(judged, Granularity.SYS)
+    values = metric_values(unigram_hits, segment_statistics(judged, unigram_hits), units, Granularity.SYS)
     # A: hits (1 + 4) / tokens (2 + 4) = 5/6, not the segment mean 0.75; B: (0 + 2) / (2 + 2) = 0.5.
     assert values.tolist() == pytest.approx([5 / 6, 0.5])
 
 
 def test_bootstrap_reports_the_median_and_the_observed_value(judged: JudgedSet, token_count: Metric) -> None:
-    options = MetaOptions(level=Level.SEG, criteria=(Criterion.PEARSON,), ci=CIMethod.BOOTSTRAP, samples=200, seed=9)
+    options = MetaOptions(level=Granularity.SEG, criteria=(Criterion.PEARSON,), ci=CIMethod.BOOTSTRAP, samples=200, seed=9)
     result = run_meta(judged, [token_count], options)
     pearson = result.results["TEST-len"][Criterion.PEARSON]
-    plain = run_meta(judged, [token_count], MetaOptions(level=Level.SEG, criteria=(Criterion.PEARSON,)))
+    plain = run_meta(judged, [token_count], MetaOptions(level=Granularity.SEG, criteria=(Criterion.PEARSON,)))
     assert pearson.observed == plain.results["TEST-len"][Criterion.PEARSON].r
     x = np.array([3, 2, 4, 1, 1, 5, 2, 4, 3, 1, 2], dtype=float)
     y = np.array([-1, 0, -2, -5, -3, -1, 0, 0, -2, -1, -1], dtype=float)
@@ -161,7 +158,7 @@ def test_bootstrap_reports_the_median_and_the_observed_value(judged: JudgedSet, 
 
 
 def test_paired_bootstrap_matrix(judged: JudgedSet, token_count: Metric, unigram_hits: Metric) -> None:
-    options = MetaOptions(level=Level.SEG, criteria=(Criterion.PEARSON,), ci=CIMethod.PAIRED_BOOTSTRAP, samples=100)
+    options = MetaOptions(level=Granularity.SEG, criteria=(Criterion.PEARSON,), ci=CIMethod.PAIRED_BOOTSTRAP, samples=100)
     result = run_meta(judged, [token_count, unigram_hits], options)
     assert result.paired is not None
     matrix = result.paired[Criterion.PEARSON]
@@ -209,9 +206,9 @@ def test_nothing_to_correlate_is_an_error(token_count: Metric) -> None:
 
 
 def test_options_validation() -> None:
-    with pytest.raises(UsageError, match="--alpha must lie strictly between 0 and 1"):
+    with pytest.raises(UsageError, match=r"^alpha must lie strictly between 0 and 1"):
         MetaOptions(alpha=1.0)
-    with pytest.raises(UsageError, match="--samples must be at least 1"):
+    with pytest.raises(UsageError, match=r"^samples must be at least 1, not 0$"):
         MetaOptions(samples=0)
 
 
@@ -225,12 +222,12 @@ def test_given_system_and_document_scores_cover_all_segments(tmp_path: Path, tok
     judged = judged_from_assessments(
         read_assessments(path), [["a b c", "a b"]], {"A": ["a b c", "a b c d"], "B": ["a", "a"], "C": ["a b", "a"]}
     )
-    units = referents(judged, Level.SYS)
+    units = referents(judged, Granularity.SYS)
     # A and B: given scores, metric over both segments; C: mean of its segments; Z has no output.
     assert [(u.key, u.human, u.positions.tolist()) for u in units] == [
         ("A", 0.9, [0, 1]), ("B", 0.1, [0, 1]), ("C", pytest.approx(0.4), [0, 1]),
     ]
-    assert [u.key for u in referents(judged, Level.SEG)] == ["C@@UNKNOWN_DOC@@1", "C@@UNKNOWN_DOC@@2"]
+    assert [u.key for u in referents(judged, Granularity.SEG)] == ["C@@UNKNOWN_DOC@@1", "C@@UNKNOWN_DOC@@2"]
 
 
 def test_judged_from_mqm(meta_data: Path, token_count: Metric) -> None:
@@ -248,7 +245,7 @@ def test_judged_from_mqm(meta_data: Path, token_count: Metric) -> None:
         assert from_file.segment_scores[key] == pytest.approx(value, abs=1e-9)
     excluded = judged_from_mqm(data, "ref", exclude=["Nemo", "UEdin"])
     assert len(excluded.outputs) == 11
-    result = run_meta(judged, [token_count], MetaOptions(level=Level.DOC))
+    result = run_meta(judged, [token_count], MetaOptions(level=Granularity.DOC))
     assert result.n == 13 * 2  # documents talk.1 and talk.3
 
 
@@ -256,7 +253,7 @@ def test_judged_from_mqm_errors(meta_data: Path) -> None:
     data = read_mqm(meta_data / "mqm_ted_zhen.small.tsv")
     with pytest.raises(UsageError, match=r"reference system 'ref-A' is not in .*mqm_ted_zhen\.small\.tsv"):
         judged_from_mqm(data, "ref-A")
-    with pytest.raises(UsageError, match="--exclude-system 'nobody' is not in"):
+    with pytest.raises(UsageError, match=r"^excluded system 'nobody' is not in"):
         judged_from_mqm(data, "ref", exclude=["nobody"])
     zh = judged_from_mqm(data, "ref", exclude=["refB"])
     assert "refB" not in zh.outputs and len(zh.outputs) == 13

@@ -227,21 +227,22 @@ def test_missing_file(capsys, test_only_metrics, files, tmp_path) -> None:
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["-f", "html"], "--format 'html': choose from mmatrix, smatrix, nist, asiya-xml, json, csv"),
-        (["-g", "segment"], "-g 'segment': choose sys, doc, seg or all"),
-        (["--input", "sgml"], "--input 'sgml': choose from raw, nist, wmt"),
+        (["-f", "html"], "--format 'html': choose mmatrix, smatrix, nist, asiya-xml, json or csv"),
+        (["-g", "segment"], "--granularity 'segment': choose sys, doc, seg or all"),
+        (["--input", "sgml"], "--input 'sgml': choose raw, nist or wmt"),
         (["--case", "lc"], "--case 'lc': choose cs or ci"),
-        (["--tokenize", "moses"], "--tokenize 'moses': choose from words, 13a, intl, zh, char, none"),
+        (["--tokenize", "moses"], "--tokenize 'moses': choose words, 13a, intl, zh, char or none"),
         (["--significance", "ar"], "--significance needs --baseline NAME or --all-pairs"),
-        (["--baseline", "A", "--significance", "perm"], "--significance 'perm': choose from bootstrap, ar"),
-        (["--baseline", "A", "--correction", "bonferroni"], "--correction 'bonferroni': choose from holm, bh, none"),
+        (["--baseline", "A", "--significance", "perm"], "--significance 'perm': choose bootstrap or ar"),
+        (["--baseline", "A", "--correction", "bonferroni"], "--correction 'bonferroni': choose holm, bh or none"),
         (["--baseline", "A", "--samples", "0"], "--samples must be at least 1, not 0"),
-        (["--include-refs"], "--include-refs needs at least two references (each is scored against the others)"),
+        (["--baseline", "A", "--alpha", "1.5"], "--alpha must be between 0 and 1, not 1.5"),
+        (["--include-refs"], "scoring the references needs at least two of them (each is scored against the others)"),
         (["--metric-set", "syntactic"], "unknown metric set 'syntactic' (known: lexical)"),
         (["--brevity-penalty", "longest"], "--brevity-penalty 'longest': choose closest or shortest"),
     ],
     ids=["format", "granularity", "input", "case", "tokenize", "significance-alone", "method", "correction", "samples",
-         "include-refs", "metric-set", "brevity-penalty"],
+         "alpha", "include-refs", "metric-set", "brevity-penalty"],
 )
 def test_usage_errors(capsys, test_only_metrics, files, extra, message) -> None:
     code, out, err = run(capsys, "-r", files["ref.txt"], "-s", f"A={files['A.txt']}", "-m", "P1", *extra)
@@ -281,6 +282,84 @@ def test_missing_reference_or_system(capsys, test_only_metrics, files) -> None:
     assert (code, err) == (2, "checkpoints: error: at least one --reference FILE is required\n")
     code, _, err = run(capsys, "-r", files["ref.txt"], "-m", "P1")
     assert (code, err) == (2, "checkpoints: error: at least one --system NAME=FILE is required\n")
+
+
+def test_output_problems_are_found_before_any_work(capsys, test_only_metrics, files, tmp_path) -> None:
+    # The reference does not exist either: the output folder is checked first, before any file is read.
+    target = tmp_path / "missing" / "report.txt"
+    code, out, err = run(capsys, "-r", tmp_path / "none.txt", "-s", f"A={files['A.txt']}", "-m", "P1", "--output", target)
+    assert (code, out) == (1, "")
+    assert err == f"checkpoints: error: {target}: folder {target.parent} does not exist\n"
+
+
+def test_bare_system_file_needs_a_name_for_raw_text_and_names_are_unique(capsys, test_only_metrics, files) -> None:
+    code, _, err = run(capsys, "-r", files["ref.txt"], "-s", f"A={files['A.txt']}", "-s", f"A={files['B.txt']}", "-m", "P1")
+    assert (code, err) == (2, "checkpoints: error: --system: system name 'A' given twice\n")
+
+
+# --- the target language ---------------------------------------------------------------------------
+
+
+def test_meteor_pa_needs_a_paraphrase_table(capsys, files) -> None:
+    code, out, err = run(capsys, "-r", files["ref.txt"], "-s", f"A={files['A.txt']}", "-m", "METEOR-pa", "--target-lang", "en")
+    assert (code, out, err) == (2, "", "checkpoints: error: METEOR-pa needs --paraphrase-table FILE\n")
+
+
+@pytest.mark.parametrize("names", [["-m", "METEOR-st"], ["-m", "BLEU,ROUGE-L,METEOR-ex"]])
+def test_raw_text_needs_the_target_language_for_language_metrics(capsys, files, names) -> None:
+    # Raw text does not say its language; METEOR's stemmer and parameters, ROUGE's stemmer depend on it
+    # (it used to be English for German data).
+    code, out, err = run(capsys, "-r", files["ref.txt"], "-s", f"A={files['A.txt']}", *names)
+    assert (code, out) == (2, "")
+    needing = "METEOR-st depends" if names[1] == "METEOR-st" else "ROUGE-L, METEOR-ex depend"
+    assert err == (f"checkpoints: error: {needing} on the target language, which raw text does not declare: "
+                   "give --target-lang LANG\n")
+
+
+def test_metrics_that_ignore_the_language_need_no_target_lang(capsys, files) -> None:
+    code, _, err = run(capsys, "-r", files["ref.txt"], "-s", f"A={files['A.txt']}", "-m", "BLEU,chrF", "-f", "json")
+    assert (code, err) == (0, "")
+
+
+def test_target_language_comes_from_the_wmt_file(capsys) -> None:
+    path = FORMATS / "wmt.xml"  # references and outputs lang="de"
+    code, out, err = run(capsys, "--input", "wmt", "-r", path, "-s", path, "-m", "METEOR-st,ROUGE-1", "-f", "json")
+    assert (code, err) == (0, "")
+    signatures = json.loads(out)["signature"]
+    assert "|lang:de|" in signatures["METEOR-st"] and "|weights:exact=1,stem=0.8|" in signatures["METEOR-st"]
+    assert "|text:lc+alnum+snowball|" in signatures["ROUGE-1"]
+    # --target-lang overrides what the file says
+    _, out, _ = run(capsys, "--input", "wmt", "-r", path, "-s", path, "-m", "METEOR-st", "-f", "json", "--target-lang", "en")
+    assert "|lang:en|" in json.loads(out)["signature"]["METEOR-st"]
+
+
+def test_target_language_named_in_words_by_nist_xml(capsys) -> None:
+    path = FORMATS / "nist.xml"  # trglang="English"
+    code, out, err = run(capsys, "--input", "nist", "-r", path, "-s", path, "-m", "METEOR-ex,ROUGE-1", "-f", "json")
+    assert (code, err) == (0, "")
+    signatures = json.loads(out)["signature"]
+    assert "|lang:en|" in signatures["METEOR-ex"] and "|params:0.85,0.2,0.6,0.75|" in signatures["METEOR-ex"]
+    assert "|text:lc+alnum+porter|" in signatures["ROUGE-1"]
+
+
+def test_a_skipped_metric_is_named_once(capsys, files) -> None:
+    code, out, err = run(capsys, "-r", files["ref.txt"], "-s", f"A={files['A.txt']}", "--metric-set", "lexical",
+                         "--target-lang", "de", "-f", "json")
+    assert code == 0
+    # not "METEOR-sy skipped: METEOR-sy: no synonym matching ..."
+    assert err == ("checkpoints: warning: METEOR-sy skipped: no synonym matching for target language 'de' "
+                   "(WordNet synonyms exist for English only)\n")
+    assert json.loads(out)["skipped"] == {
+        "METEOR-sy": "no synonym matching for target language 'de' (WordNet synonyms exist for English only)"
+    }
+
+
+def test_a_perfect_output_scores_zero_not_negative_zero(capsys, files) -> None:
+    # -TER of an output equal to the reference is -0.0, printed "-0.00000000" before.
+    code, out, _ = run(capsys, "-r", files["ref.txt"], "-s", f"R={files['ref.txt']}", "-m", "-TER,-WER", "-g", "all")
+    assert code == 0
+    assert "-0.00000000" not in out
+    assert out.splitlines()[2].split() == ["R", "0.00000000", "0.00000000"]
 
 
 # --- real metrics against sacreBLEU ----------------------------------------------------------------

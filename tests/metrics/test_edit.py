@@ -181,7 +181,7 @@ def test_ter_case_option_maps_to_case_sensitive() -> None:
 
 
 def test_ter_signature_reports_tercom_preprocessing() -> None:
-    signature = get_metric("-TER").signature()
+    signature = get_metric("-TER").signature().format()
     assert "tok:tercom" in signature and "stem:no" in signature
 
 

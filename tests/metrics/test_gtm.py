@@ -136,5 +136,5 @@ def test_score_is_vectorised_over_leading_axes() -> None:
 
 
 def test_signature_names_exponent_and_matching() -> None:
-    signature = get_metric("GTM-3").signature()
+    signature = get_metric("GTM-3").signature().format()
     assert "metric:GTM-3|agg:corpus" in signature and "e:3|match:longest-run-first|refs:best" in signature

@@ -17,28 +17,26 @@ import pytest
 
 from checkpoints.errors import InputError, UsageError
 from checkpoints.evaluate.metric_runner import (
-    Comparison,
-    Granularity,
+    MetricComparison,
     MetricReport,
     Scores,
     SignificanceReport,
     SignificanceRequest,
 )
+from checkpoints.evaluate.metrics.base import Granularity
 from checkpoints.evaluate.resample import Method, PairedOutcome, ResampleSpec
 from checkpoints.evaluate.significance import Correction
-from checkpoints.report.metric_formats import (
-    CSV_COLUMNS,
+from checkpoints.report.asiya_xml import (
     AsiyaDocument,
     AsiyaScoreSet,
-    OutputFormat,
     asiya_sets,
     read_asiya_xml,
-    render,
-    render_mmatrix,
-    render_nist,
-    render_smatrix,
     write_asiya_set,
 )
+from checkpoints.report.formats import OutputFormat, asiya_number
+from checkpoints.report.metric_data import CSV_COLUMNS
+from checkpoints.report.metric_formats import render
+from checkpoints.report.metric_text import render_mmatrix, render_nist, render_smatrix
 
 DATA = Path(__file__).parent.parent / "data" / "metrics" / "formats"
 DOC1, DOC2 = "AFP_ARB.20060206.0155", "AFP_ARB.20060207.0030"
@@ -91,8 +89,8 @@ def significance_fixture() -> SignificanceReport:
         baseline="system05", spec=ResampleSpec(Method.BOOTSTRAP, samples=1000, seed=7), correction=Correction.HOLM
     )
     comparisons = (
-        Comparison("BLEU", "system05", "system07", PairedOutcome(0.40442589, 0.25, -0.15442589, (-0.3, -0.01), -2.5, 0.012), 0.012, True),
-        Comparison("-TER", "system05", "system07", PairedOutcome(-0.5, -0.625, -0.125, (-0.4, 0.1), -1.0, 0.3), 0.3, False),
+        MetricComparison("BLEU", "system05", "system07", PairedOutcome(0.40442589, 0.25, -0.15442589, (-0.3, -0.01), -2.5, 0.012), 0.012, True),
+        MetricComparison("-TER", "system05", "system07", PairedOutcome(-0.5, -0.625, -0.125, (-0.4, 0.1), -1.0, 0.3), 0.3, False),
     )
     return SignificanceReport(request=request, comparisons=comparisons)
 
@@ -193,6 +191,19 @@ def test_mmatrix_sys() -> None:
         "system05  0.40442589  -0.50000000\n"
         "system07  0.25000000  -0.62500000\n"
     )
+
+
+def test_negative_zero_prints_as_zero() -> None:
+    # -TER of a perfect output is -0.0; "-0.00000000" read as a score below zero.
+    assert [asiya_number(value) for value in (-0.0, -1e-12, 0.0, -0.5, -6e-9)] == [
+        "0.00000000", "0.00000000", "0.00000000", "-0.50000000", "-0.00000001",
+    ]
+    report = tv1_report()
+    report.scores["system05"]["-TER"] = Scores(-0.0, {DOC1: -0.0, DOC2: -1e-12}, (-0.0,) * 5)
+    assert "system05  0.40442589   0.00000000" in render_mmatrix(report, Granularity.SYS)
+    assert "-0.00000000" not in render(report, OutputFormat.NIST, [Granularity.SYS, Granularity.DOC, Granularity.SEG])
+    assert '"-TER": 0.0' in render(report, OutputFormat.JSON, [Granularity.SYS])
+    assert "-0.0," not in render(report, OutputFormat.CSV, [Granularity.SEG])
 
 
 def test_mmatrix_doc_and_seg() -> None:

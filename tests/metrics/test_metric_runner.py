@@ -17,18 +17,22 @@ from toy_metrics import ExactMatch, UnigramPrecision
 from checkpoints.errors import ResourceNotAvailable, UsageError
 from checkpoints.evaluate import metric_runner
 from checkpoints.evaluate.metric_runner import (
-    Granularity,
     SignificanceRequest,
     aggregate,
     compare_systems,
     comparison_pairs,
-    parse_granularity,
     report_signature,
     run_metrics,
     segment_statistics,
 )
 from checkpoints.evaluate.metrics import registry
-from checkpoints.evaluate.metrics.base import MeanOfSegments, Metric, MetricOptions
+from checkpoints.evaluate.metrics.base import (
+    Granularity,
+    MeanOfSegments,
+    Metric,
+    MetricOptions,
+    parse_granularity,
+)
 from checkpoints.evaluate.metrics.registry import MetricEntry
 from checkpoints.evaluate.resample import Method, Resampler, ResampleSpec, paired_test
 from checkpoints.evaluate.significance import Correction, adjust_p_values
@@ -96,7 +100,7 @@ def make_testbed(references=(("R1", R1),), systems=("A", "B"), source: Sequence[
 def test_parse_granularity() -> None:
     assert parse_granularity("all") == (Granularity.SYS, Granularity.DOC, Granularity.SEG)
     assert parse_granularity("doc") == (Granularity.DOC,)
-    with pytest.raises(UsageError, match=r"-g 'system': choose sys, doc, seg or all"):
+    with pytest.raises(UsageError, match=r"^granularity 'system': choose sys, doc, seg or all$"):
         parse_granularity("system")
 
 
@@ -161,7 +165,7 @@ def test_include_refs_scores_each_reference_against_the_others() -> None:
 
 
 def test_include_refs_needs_two_references() -> None:
-    with pytest.raises(UsageError, match=r"--include-refs needs at least two references"):
+    with pytest.raises(UsageError, match=r"^scoring the references needs at least two of them"):
         run_metrics(make_testbed(), ["P1"], include_refs=True)
 
 
@@ -181,6 +185,35 @@ def test_unavailable_metric_of_a_set_is_skipped() -> None:
     report = run_metrics(make_testbed(), ["P1", "NEEDS-WN"], optional={"NEEDS-WN"})
     assert report.metrics == ("P1",)
     assert report.skipped == {"NEEDS-WN": "WordNet not found (test)"}
+
+
+def test_skip_reason_does_not_repeat_the_metric_name() -> None:
+    # "METEOR-sy skipped: METEOR-sy: no synonym matching ..." named the metric twice.
+    def unavailable(options: MetricOptions) -> Metric:
+        raise UsageError("NEEDS-DE: no synonym matching for target language 'de'")
+
+    registry._entries()["NEEDS-DE"] = MetricEntry("test metric", unavailable)
+    report = run_metrics(make_testbed(), ["P1", "NEEDS-DE"], optional={"NEEDS-DE"})
+    assert report.skipped == {"NEEDS-DE": "no synonym matching for target language 'de'"}
+    assert metric_runner.skip_reason("METEOR-sy", ResourceNotAvailable("METEOR-sy needs WordNet: gone")) == (
+        "needs WordNet: gone"
+    )
+
+
+def test_metrics_of_one_run_share_one_cache() -> None:
+    seen = []
+
+    class Spy(UnigramPrecision):
+        def corpus_stats(self, hypotheses, references, sources=None):  # type: ignore[no-untyped-def]
+            seen.append(self.cache)
+            return super().corpus_stats(hypotheses, references, sources)
+
+    registry._entries()["SPY1"] = MetricEntry("test metric", Spy)
+    registry._entries()["SPY2"] = MetricEntry("test metric", Spy)
+    run_metrics(make_testbed(), ["SPY1", "SPY2"])
+    assert len(seen) == 4 and all(cache is seen[0] for cache in seen)  # 2 metrics × 2 systems
+    run_metrics(make_testbed(), ["SPY1"])
+    assert seen[-1] is not seen[0]  # a new run, a new cache: nothing outlives its run
 
 
 def test_unavailable_metric_asked_for_by_name_fails() -> None:
@@ -229,10 +262,12 @@ def test_significance_needs_two_systems() -> None:
 
 
 def test_significance_request_checks() -> None:
-    with pytest.raises(UsageError, match=r"needs --baseline NAME or --all-pairs"):
+    with pytest.raises(UsageError, match=r"^a significance test needs a baseline system or all pairs$"):
         SignificanceRequest()
-    with pytest.raises(UsageError, match=r"--alpha must be between 0 and 1"):
+    with pytest.raises(UsageError, match=r"^alpha must be between 0 and 1, not 1.5$"):
         SignificanceRequest(baseline="A", alpha=1.5)
+    with pytest.raises(UsageError, match=r"^samples must be at least 1, not 0$"):
+        ResampleSpec(samples=0)
 
 
 @pytest.mark.parametrize("method", [Method.BOOTSTRAP, Method.AR])

@@ -285,7 +285,7 @@ def test_testbed_raw_wrong_number_of_lines() -> None:
 
 
 def test_testbed_raw_needs_system_names() -> None:
-    with pytest.raises(UsageError, match=r"raw input needs NAME=FILE"):
+    with pytest.raises(UsageError, match=r"sysA.txt: a raw-text system output needs a name$"):
         load_testbed(InputFormat.RAW, [DATA / "ref1.txt"], [(None, DATA / "sysA.txt")])
 
 
@@ -315,3 +315,12 @@ def test_testbed_system_with_an_extra_segment(tmp_path: Path) -> None:
 def test_testbed_reference_file_without_references() -> None:
     with pytest.raises(InputError, match=r"tst\.sgm: no reference translation in this file$"):
         load_testbed(InputFormat.NIST, [DATA / "tst.sgm"], [(None, DATA / "tst.sgm")])
+
+
+def test_testbed_target_language_is_what_the_files_declare() -> None:
+    wmt = DATA / "wmt.xml"  # <ref lang="de">, <hyp lang="de">
+    assert load_testbed(InputFormat.WMT, [wmt], [(None, wmt)]).target_language == "de"
+    nist = DATA / "nist.xml"  # trglang="English": NIST names languages in words
+    assert load_testbed(InputFormat.NIST, [nist], [("mine", nist)]).target_language == "en"
+    raw = load_testbed(InputFormat.RAW, [DATA / "ref1.txt"], [("A", DATA / "sysA.txt")])
+    assert raw.target_language is None  # raw text does not say

@@ -1,0 +1,139 @@
+"""Meta-evaluation: how well metrics agree with human judgments (Asiya's ``-metaeval``).
+
+:func:`meta_evaluate` is ``checkpoints meta`` without the command line: it
+builds the metrics (names and options are checked before any file is read),
+reads the human judgments with their outputs and references — an MQM error
+file (:class:`MQMJudgments`) or raw-text files with an Asiya assessments CSV
+(:class:`AssessmentJudgments`) — and correlates
+(:func:`checkpoints.evaluate.meta.runner.run_meta`).
+
+Neither judgment format declares the target language, so metrics that depend
+on it need it in the request (:class:`TargetLanguageNeeded` otherwise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from checkpoints.errors import CorpusMismatch, UsageError
+from checkpoints.evaluate.meta.judged import JudgedSet, judged_from_assessments, judged_from_mqm
+from checkpoints.evaluate.meta.runner import MetaOptions, MetaResult, run_meta
+from checkpoints.evaluate.metrics.base import Metric, MetricCache, MetricOptions
+from checkpoints.evaluate.metrics.registry import get_metric
+from checkpoints.io.assessments import read_assessments
+from checkpoints.io.mqm import read_avg_seg_scores, read_mqm
+from checkpoints.io.text import read_sentences
+from checkpoints.service.metrics import (
+    CASES,
+    TargetLanguageNeeded,
+    check_choice,
+    language_dependent,
+    metric_tokenizer,
+)
+
+MetricTrack = Callable[[Sequence[Metric]], Iterable[Metric]]
+"""Wraps the loop over metrics (a progress bar in the command line)."""
+
+
+@dataclass(slots=True)
+class MQMJudgments:
+    """An MQM error file: systems, source, references and error rows in one file."""
+
+    path: Path
+    reference_system: str
+    """The human translation used as reference (e.g. ``ref``); it is not evaluated."""
+    scores: Path | None = None
+    """MQM average segment scores; None recomputes them from the error rows."""
+    exclude: list[str] = field(default_factory=list)
+    """Further systems to leave out (a second human translation, say)."""
+
+
+@dataclass(slots=True)
+class AssessmentJudgments:
+    """Raw-text references and system outputs, one segment per line, judged in an Asiya assessments CSV."""
+
+    path: Path
+    references: list[Path]
+    systems: list[tuple[str, Path]]
+    source: Path | None = None
+
+
+@dataclass(slots=True)
+class MetaRequest:
+    """Everything ``checkpoints meta`` was asked to correlate."""
+
+    judgments: MQMJudgments | AssessmentJudgments
+    metrics: list[str]
+    options: MetaOptions = field(default_factory=MetaOptions)
+    tokenize: str | None = None
+    """None: ``zh`` for a Chinese target, else ``13a``."""
+    case: str = "cs"
+    target_lang: str | None = None
+
+
+def build_metrics(request: MetaRequest) -> list[Metric]:
+    """The requested metrics, sharing one cache for the run, built before any file is read."""
+    names = list(dict.fromkeys(request.metrics))
+    if not names:
+        raise UsageError("no metric to meta-evaluate")
+    check_choice("case", request.case, CASES)
+    needing = language_dependent(names)
+    if needing and request.target_lang is None:
+        raise TargetLanguageNeeded(needing, "the judgments file")
+    options = MetricOptions(
+        tokenize=metric_tokenizer(request.tokenize, request.target_lang),
+        case=request.case,
+        language=request.target_lang,
+    )
+    cache = MetricCache()
+    return [get_metric(name, options, cache) for name in names]
+
+
+def judged_set(judgments: MQMJudgments | AssessmentJudgments) -> JudgedSet:
+    """The systems' outputs, references and human scores the judgments describe."""
+    if isinstance(judgments, MQMJudgments):
+        data = read_mqm(judgments.path)
+        scores = read_avg_seg_scores(judgments.scores, data.systems) if judgments.scores is not None else None
+        return judged_from_mqm(data, judgments.reference_system, judgments.exclude, scores)
+    return _judged_from_files(judgments)
+
+
+def _judged_from_files(judgments: AssessmentJudgments) -> JudgedSet:
+    """Raw-text files, every one as long as the first reference, and their assessments."""
+    if not judgments.references:
+        raise UsageError("assessments need at least one reference file")
+    if not judgments.systems:
+        raise UsageError("assessments need at least one system output")
+    references = judgments.references
+    reference_lines = [read_sentences(path) for path in references]
+    size = len(reference_lines[0])
+    labels = [(str(path), len(lines)) for path, lines in zip(references, reference_lines, strict=True)]
+    outputs: dict[str, list[str]] = {}
+    for name, path in judgments.systems:
+        outputs[name] = read_sentences(path, allow_empty=True)
+        labels.append((f"{path} (system {name})", len(outputs[name])))
+    source_lines = read_sentences(judgments.source) if judgments.source is not None else None
+    if source_lines is not None:
+        labels.append((str(judgments.source), len(source_lines)))
+    for label, count in labels:
+        if count != size:
+            raise CorpusMismatch(f"{label} has {count} lines but {references[0]} has {size}")
+    return judged_from_assessments(read_assessments(judgments.path), reference_lines, outputs, source_lines)
+
+
+def meta_evaluate(request: MetaRequest, track: MetricTrack | None = None) -> MetaResult:
+    """Correlate every requested metric with the human judgments at ``request.options.level``.
+
+    ``track`` wraps the loop over metrics (the command line passes a progress bar).
+
+    Raises:
+        UsageError: unknown metrics or options (before any file is read);
+            :class:`~checkpoints.service.metrics.TargetLanguageNeeded` when a
+            metric depends on the target language and the request does not give it.
+        InputError, CorpusMismatch: files that cannot be read or do not line up.
+        CheckpointsError: no referent with both a human score and a system output.
+    """
+    metrics = build_metrics(request)
+    return run_meta(judged_set(request.judgments), metrics, request.options, track=track)

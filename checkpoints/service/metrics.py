@@ -1,0 +1,150 @@
+"""Scoring systems with Asiya-named metrics: read the test set, settle the options, run, report.
+
+:func:`score_metrics` is ``checkpoints metrics`` without the command line:
+it checks the metric names before any file is read, reads and aligns the
+test set (:mod:`checkpoints.io.testsets`), settles the target language and
+the tokenizer from what the files declare, and runs every metric with the
+one runner (:func:`checkpoints.evaluate.metric_runner.run_metrics`). What it
+returns is the :class:`~checkpoints.evaluate.metric_runner.MetricReport` the
+report writers render.
+
+The target language is never assumed: metrics that depend on it (METEOR's
+parameters, stemmers and synonyms, ROUGE's stemmer) take it from the request
+or from the files (NIST ``trglang``, WMT ``lang``), and fail with
+:class:`TargetLanguageNeeded` when neither gives it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from checkpoints.errors import UsageError
+from checkpoints.evaluate.metric_runner import MetricReport, SignificanceRequest, Track, run_metrics
+from checkpoints.evaluate.metrics.base import MetricOptions
+from checkpoints.evaluate.metrics.registry import entry, metric_names
+from checkpoints.io.testsets import InputFormat, load_testbed
+from checkpoints.tokenizers import TOKENIZERS, default_tokenizer
+
+CASES = ("cs", "ci")
+BREVITY_PENALTIES = ("closest", "shortest")
+
+
+class TargetLanguageNeeded(UsageError):
+    """Metrics that depend on the target language were asked for, and nothing says which it is."""
+
+    def __init__(self, metrics: Sequence[str], where: str) -> None:
+        self.metrics = tuple(metrics)
+        self.where = where
+        verb = "depends" if len(self.metrics) == 1 else "depend"
+        super().__init__(
+            f"{', '.join(self.metrics)} {verb} on the target language, which {where} does not declare: "
+            "name the target language"
+        )
+
+
+@dataclass(slots=True)
+class MetricsRequest:
+    """Everything ``checkpoints metrics`` was asked to score."""
+
+    references: list[Path]
+    systems: list[tuple[str | None, Path]]
+    """``(name, file)``; a name of None takes every system of an XML or SGML file under its own id."""
+    metrics: list[str] = field(default_factory=list)
+    """Metrics asked for by name: each must run."""
+    metric_set: str | None = None
+    """A named set (``lexical``): its metrics that cannot run here are skipped and reported."""
+    input_format: InputFormat = InputFormat.RAW
+    source: Path | None = None
+    tokenize: str | None = None
+    """None: ``zh`` for a Chinese target, else ``13a`` (sacreBLEU's choice)."""
+    case: str = "cs"
+    target_lang: str | None = None
+    """None: the language the files declare, if they do."""
+    include_refs: bool = False
+    significance: SignificanceRequest | None = None
+    paraphrase_table: Path | None = None
+    function_words: Path | None = None
+    brevity_penalty: str = "closest"
+
+    def metric_names(self) -> tuple[list[str], set[str]]:
+        """The metrics to run, in order without repeats, and those of them that may be skipped."""
+        from_set = list(metric_names(self.metric_set)) if self.metric_set else []
+        names = list(dict.fromkeys([*from_set, *self.metrics]))
+        if not names:
+            raise UsageError("no metric requested: name metrics or a metric set")
+        for name in names:
+            entry(name)  # unknown names fail before any file is read
+        return names, set(from_set) - set(self.metrics)
+
+    def extra(self) -> dict[str, str]:
+        """The family-specific options (``MetricOptions.extra``)."""
+        extra = {"brevity-penalty": self.brevity_penalty}
+        if self.paraphrase_table is not None:
+            extra["paraphrase-table"] = str(self.paraphrase_table)
+        if self.function_words is not None:
+            extra["function-words"] = str(self.function_words)
+        return extra
+
+
+def check_choice(what: str, value: str, allowed: Sequence[str]) -> str:
+    """``value`` if it is one of ``allowed``, else an error naming the value (not an option)."""
+    if value not in allowed:
+        choices = ", ".join(allowed[:-1]) + f" or {allowed[-1]}" if len(allowed) > 1 else allowed[0]
+        raise UsageError(f"{what} {value!r}: choose {choices}")
+    return value
+
+
+def language_dependent(names: Sequence[str]) -> list[str]:
+    """The metrics among ``names`` that depend on the target language."""
+    return [name for name in names if entry(name).language]
+
+
+def metric_tokenizer(tokenize: str | None, language: str | None) -> str:
+    """The tokenizer asked for, or sacreBLEU's default for the target language (``13a`` when unknown)."""
+    chosen = tokenize if tokenize is not None else (default_tokenizer(language) if language else "13a")
+    return check_choice("tokenizer", chosen, TOKENIZERS)
+
+
+def score_metrics(request: MetricsRequest, track: Track | None = None) -> MetricReport:
+    """Score every system of the request's test set with every requested metric.
+
+    ``track`` wraps the loop over metrics (the command line passes a progress bar).
+
+    Raises:
+        UsageError: unknown metric names or options (before any file is read);
+            :class:`TargetLanguageNeeded` when a metric depends on the target
+            language and neither the request nor the files give it.
+        InputError, CorpusMismatch: files that cannot be read or do not line up.
+    """
+    names, optional = request.metric_names()
+    check_choice("case", request.case, CASES)
+    check_choice("brevity penalty", request.brevity_penalty, BREVITY_PENALTIES)
+    if request.tokenize is not None:
+        check_choice("tokenizer", request.tokenize, TOKENIZERS)
+    if not request.references:
+        raise UsageError("at least one reference file is required")
+    if not request.systems:
+        raise UsageError("at least one system output is required")
+    testbed = load_testbed(request.input_format, request.references, request.systems, request.source)
+    language = request.target_lang or testbed.target_language
+    needing = language_dependent(names)
+    if needing and language is None:
+        where = "raw text" if request.input_format is InputFormat.RAW else "the test set"
+        raise TargetLanguageNeeded(needing, where)
+    options = MetricOptions(
+        tokenize=metric_tokenizer(request.tokenize, language),
+        case=request.case,
+        language=language,
+        extra=request.extra(),
+    )
+    return run_metrics(
+        testbed,
+        names,
+        options,
+        include_refs=request.include_refs,
+        significance=request.significance,
+        track=track,
+        optional=optional,
+    )
