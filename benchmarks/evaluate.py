@@ -1,4 +1,4 @@
-"""Time check-point evaluation: matching, scoring and the bootstrap comparison.
+"""Time check-point evaluation: the whole ``checkpoints evaluate`` command, its steps, and the comparison.
 
     python benchmarks/evaluate.py                      # the demo suite, then a generated one (100,000 check-points, 4 systems)
     python benchmarks/evaluate.py --pairs 2000 --checkpoints-per-pair 10
@@ -13,9 +13,19 @@ outputs are the first reference with words substituted, dropped and swapped
 at rates that differ per system. With ``--db`` the systems are made the same
 way from the stored suite's references.
 
-Prints compile time (once per suite), check-point·system evaluations per
-second (matching and r* selection for every system), report time, the time
-of a paired bootstrap over all system pairs, and peak memory (max RSS).
+The suite is stored in a temporary SQLite database, and the script prints:
+
+* the whole ``checkpoints evaluate`` command on it (a fresh process: Python
+  start-up, loading the suite, matching, BLEU, storing the run, the report),
+  best of ``--repeat`` runs, in seconds and check-point·system evaluations per
+  second, beside sacreBLEU's command scoring the same outputs (first
+  reference only) in the same run;
+* the same steps in this process: loading the suite, compiling its
+  references (once per suite), matching and r* for every system, BLEU,
+  reports, storing the run (wall and CPU time: on a busy machine CPU time is
+  the steadier figure);
+* a paired bootstrap and approximate randomization over all system pairs,
+  and peak memory (max RSS).
 """
 
 from __future__ import annotations
@@ -210,44 +220,47 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tokenize", default="13a")
     parser.add_argument("--match", default="normal", choices=["normal", "lower", "stem"])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each whole command (the best counts)")
     args = parser.parse_args(argv)
 
     if not args.no_demo:
         run_demo(args.samples, args.seed)
 
+    import shutil
+    import tempfile
+
+    from checkpoints.cli.common import store_new_suite
+
     clock = Clock()
-    if args.db:
-        try:
-            suite = load_stored_suite(args.db)
-        except CheckpointsError as error:
-            print(f"error: {error}", file=sys.stderr)
-            return 1
-        origin = f"stored suite {suite.name!r} ({args.db})"
-    else:
-        suite = generate_suite(args.pairs, args.checkpoints_per_pair, args.seed)
-        origin = "generated suite"
-    outputs = system_outputs(suite, args.systems, args.seed)
-    checkpoints = len(suite.checkpoints)
-    references = sum(len(cp.references) for cp in suite.checkpoints)
-    print(f"{origin}: {len(suite.pairs)} pairs, {checkpoints} check-points, {references} references, "
-          f"{args.systems} systems (prepared in {clock.lap()})")
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        stored = folder / "suite.db"
+        if args.db:
+            try:
+                suite = load_stored_suite(args.db)
+            except CheckpointsError as error:
+                print(f"error: {error}", file=sys.stderr)
+                return 1
+            shutil.copyfile(args.db, stored)  # runs are added to a copy, never to the given database
+            origin = f"stored suite {suite.name!r} ({args.db})"
+        else:
+            suite = generate_suite(args.pairs, args.checkpoints_per_pair, args.seed)
+            store_new_suite(stored, suite)
+            origin = "generated suite"
+        outputs = system_outputs(suite, args.systems, args.seed)
+        files = []
+        for name, lines in outputs.items():
+            files.append((name, folder / f"{name}.txt"))
+            files[-1][1].write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        checkpoints = len(suite.checkpoints)
+        references = sum(len(cp.references) for cp in suite.checkpoints)
+        print(f"{origin}: {len(suite.pairs)} pairs, {checkpoints} check-points, {references} references, "
+              f"{args.systems} systems (prepared and stored in {clock.lap()})")
+        evaluations = checkpoints * args.systems
+        whole_evaluate(stored, files, suite, args, evaluations)
+        scores = in_process(stored, outputs, args, evaluations)
 
-    scorer = CheckpointScorer(suite, tokenize=args.tokenize, match=args.match)
-    print(f"compile (once per suite):  {clock.lap()}")
-
-    scores = {name: scorer.score(lines) for name, lines in outputs.items()}
-    print(f"match + r*, {args.systems} systems:   {clock.lap()}")
-    wall, cpu = clock.wall, clock.cpu
-    evaluations = checkpoints * args.systems
-    print(f"  = {evaluations / wall:,.0f} check-point·system evaluations/s "
-          f"({evaluations / cpu:,.0f} per CPU second)")
-
-    reports = {name: s.report() for name, s in scores.items()}
-    print(f"reports:                   {clock.lap()}")
-    for name, report in reports.items():
-        top = report.taxonomy
-        print(f"  {name}: score {top.score:.4f} recall {top.recall:.4f} penalty {top.penalty:.4f}")
-
+    clock.lap()
     for method in (Method.BOOTSTRAP, Method.AR):
         comparison = compare(scores, ResampleSpec(method=method, samples=args.samples, seed=args.seed))
         flagged = sum(r.significant for pair in comparison.pairs for r in pair.results)
@@ -257,6 +270,86 @@ def main(argv: list[str] | None = None) -> int:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (max RSS):        {peak:7.0f} MiB")
     return 0
+
+
+def _timed(command: list[str], repeat: int) -> tuple[float, float]:
+    """Best wall time and best CPU time (user + system) of ``repeat`` runs of a command."""
+    import subprocess
+
+    walls, cpus = [], []
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        walls.append(time.perf_counter() - started)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return min(walls), min(cpus)
+
+
+def whole_evaluate(stored: Path, files: list[tuple[str, Path]], suite: SuiteData, args: argparse.Namespace,
+                   evaluations: int) -> None:
+    """``checkpoints evaluate`` as a user runs it, on a fresh copy of the stored suite each time,
+    and sacreBLEU's command on the same outputs."""
+    import shutil
+
+    copy = stored.with_name("evaluate.db")
+    systems = [f"--system={name}={path}" for name, path in files]
+    command = ["checkpoints", "evaluate", "--db", str(copy), "--tokenize", args.tokenize, "--match", args.match, *systems]
+    walls, cpus = [], []
+    for _ in range(args.repeat):
+        shutil.copyfile(stored, copy)
+        wall, cpu = _timed(command, 1)
+        walls.append(wall)
+        cpus.append(cpu)
+    wall, cpu = min(walls), min(cpus)
+    print(f"whole command, checkpoints evaluate ({args.systems} systems), best of {args.repeat}: "
+          f"{wall:6.2f} s wall {cpu:6.2f} s CPU = {evaluations / wall:,.0f} check-point·system evaluations/s "
+          f"({evaluations / cpu:,.0f} per CPU second)")
+    reference = stored.with_name("reference.txt")
+    reference.write_text("".join(pair.references[0].text + "\n" if pair.references else "\n" for pair in suite.pairs),
+                         encoding="utf-8")
+    wall, cpu = _timed(["sacrebleu", str(reference), "-i", *(str(path) for _, path in files), "-m", "bleu",
+                        "--tokenize", args.tokenize if args.tokenize in ("13a", "intl", "zh", "char", "none") else "13a"],
+                       args.repeat)
+    print(f"whole command, sacrebleu BLEU ({args.systems} systems, first reference), best of {args.repeat}: "
+          f"{wall:6.2f} s wall {cpu:6.2f} s CPU")
+
+
+def in_process(stored: Path, outputs: dict[str, list[str]], args: argparse.Namespace, evaluations: int) -> dict:
+    """The steps of ``checkpoints evaluate`` in this process, timed one by one."""
+    from checkpoints.db.repo import load_suite
+    from checkpoints.db.session import open_engine, transaction
+    from checkpoints.gcpause import paused_gc
+    from checkpoints.service.evaluate import Evaluation, run_signature, store_evaluation
+
+    print("in process:")
+    engine = open_engine(stored, create=False)
+    clock = Clock()
+    with paused_gc():  # as the service does
+        with transaction(engine) as session:
+            suite = load_suite(session)
+        print(f"  load the suite:          {clock.lap()}")
+        scorer = CheckpointScorer(suite, tokenize=args.tokenize, match=args.match)
+        scorer.compile()
+        print(f"  compile (once per suite):{clock.lap()}")
+        scores = {name: scorer.score(lines) for name, lines in outputs.items()}
+        print(f"  match + r*, {args.systems} systems:   {clock.lap()}")
+        print(f"    = {evaluations / clock.wall:,.0f} check-point·system evaluations/s "
+              f"({evaluations / clock.cpu:,.0f} per CPU second)")
+        bleu = {name: scorer.bleu(lines) for name, lines in outputs.items()}
+        print(f"  BLEU, {args.systems} systems:         {clock.lap()}")
+        reports = {name: s.report() for name, s in scores.items()}
+        print(f"  reports:                 {clock.lap()}")
+        evaluation = Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer))
+        with transaction(engine) as session:
+            store_evaluation(session, evaluation, outputs, {"tokenize": args.tokenize, "match": args.match})
+        print(f"  store the run:           {clock.lap()}")
+    engine.dispose()
+    for name, report in reports.items():
+        top = report.taxonomy
+        print(f"  {name}: score {top.score:.4f} recall {top.recall:.4f} penalty {top.penalty:.4f} BLEU {bleu[name]:.2f}")
+    return scores
 
 
 if __name__ == "__main__":

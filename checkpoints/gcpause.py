@@ -5,12 +5,14 @@ A build or an evaluation allocates hundreds of thousands of small objects
 ends. The cyclic collector is triggered by allocation counts and rescans those
 live objects again and again: on the 1000-pair PUD build that was half of the
 extraction time. None of these objects need collecting while the work runs, so
-the collector is paused; at the end the objects that survived are moved to the
-collector's permanent generation (:func:`gc.freeze`), so that re-enabling it
-does not rescan them all at once either. Reference counting still frees
-everything that is dropped, during the work and after; only reference cycles
-among the frozen objects would wait for :func:`gc.unfreeze`, and the suite's
-data structures contain none.
+the collector is paused and, when the work ends, left as it was found (enabled
+again if it was enabled). Reference counting still frees everything that is
+dropped, during the work and after.
+
+Nothing else about the collector changes: objects are not moved to its
+permanent generation (:func:`gc.freeze`), which would exempt them from
+collection for the rest of the process. A library cannot know what else the
+process holds, so it must not change how the whole process collects garbage.
 """
 
 from __future__ import annotations
@@ -22,11 +24,11 @@ from contextlib import contextmanager
 
 @contextmanager
 def paused_gc() -> Iterator[None]:
+    """Disable the cyclic collector for the ``with`` block, then restore its previous state."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.freeze()
         if enabled:
             gc.enable()

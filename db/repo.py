@@ -9,12 +9,14 @@ numbers the rows; a suite's natural keys map them back (``_ids_by_key``).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select
+import numpy as np
+from sqlalchemy import Connection, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from checkpoints.db.bulk import insert_rows
@@ -33,6 +35,7 @@ from checkpoints.db.models import (
     TranslationRow,
 )
 from checkpoints.errors import SuiteError
+from checkpoints.evaluate.scoring import CheckpointColumns
 from checkpoints.io.conllu import parse_conllu_string
 from checkpoints.model import (
     Alignment,
@@ -179,70 +182,77 @@ def _sentence_row(pair_id: int, side: str, index: int, sentence: Sentence) -> tu
 
 
 def load_suite(session: Session, name: str | None = None) -> SuiteData:
-    """The whole suite as core dataclasses (pairs in file order, check-points by number)."""
-    suite = find_suite(session, name)
-    categories_by_id: dict[int, CategoryRow] = {
-        row.id: row
-        for row in session.scalars(select(CategoryRow).where(CategoryRow.suite_id == suite.id).order_by(CategoryRow.position))
-    }
-    categories = [Category(row.name, Level(row.level), row.description) for row in categories_by_id.values()]
-    user_categories = {row.name for row in categories_by_id.values() if row.user_defined}
+    """The whole suite as core dataclasses (pairs in file order, check-points by number).
 
-    pair_rows = list(session.scalars(select(Pair).where(Pair.suite_id == suite.id).order_by(Pair.position)))
-    pair_by_row_id = {row.id: row for row in pair_rows}
-    sentences: dict[int, dict[tuple[str, int], SentenceRow]] = defaultdict(dict)
-    for row in session.scalars(
-        select(SentenceRow).join(Pair, SentenceRow.pair_id == Pair.id).where(Pair.suite_id == suite.id)
-    ):
-        sentences[row.pair_id][(row.side, row.reference_index)] = row
+    Column-wise Core SELECTs, no ORM object per row, ordered here rather than
+    by the database (an ORDER BY over 100,000 references costs a temporary
+    B-tree). Sentences come back as :class:`StoredSentence`, whose words are
+    parsed when first read: an evaluation only reads the reference texts, and
+    building every sentence's tokens was most of the time of loading a suite.
+    """
+    suite = find_suite(session, name)
+    connection = session.connection()  # Core rows: no ORM loading per row
+    category_rows = connection.execute(
+        select(CategoryRow.id, CategoryRow.name, CategoryRow.level, CategoryRow.description, CategoryRow.user_defined)
+        .where(CategoryRow.suite_id == suite.id)
+        .order_by(CategoryRow.position)
+    ).all()
+    categories = [Category(name, Level(level), description) for _, name, level, description, _ in category_rows]
+    user_categories = {name for _, name, _, _, user_defined in category_rows if user_defined}
+
+    pair_rows = connection.execute(
+        select(Pair.id, Pair.position, Pair.external_id).where(Pair.suite_id == suite.id).order_by(Pair.position)
+    ).all()
+    suite_pairs = select(Pair.id).where(Pair.suite_id == suite.id)
+    sentences: dict[int, dict[tuple[str, int], Sentence]] = defaultdict(dict)
+    for row_id, pair_id, side, index, text, tokens, conllu in connection.execute(
+        select(SentenceRow.id, SentenceRow.pair_id, SentenceRow.side, SentenceRow.reference_index, SentenceRow.text,
+               SentenceRow.tokens, SentenceRow.conllu).where(SentenceRow.pair_id.in_(suite_pairs))
+    ).all():
+        language = suite.source_lang if side == "source" else suite.target_lang
+        sentences[pair_id][(side, index)] = StoredSentence.from_store(row_id, text, tokens, conllu, language)
     alignments: dict[int, dict[int, str]] = defaultdict(dict)
-    for row in session.scalars(
-        select(AlignmentRow).join(Pair, AlignmentRow.pair_id == Pair.id).where(Pair.suite_id == suite.id)
-    ):
-        alignments[row.pair_id][row.reference_index] = row.links
+    for pair_id, index, links in connection.execute(
+        select(AlignmentRow.pair_id, AlignmentRow.reference_index, AlignmentRow.links).where(
+            AlignmentRow.pair_id.in_(suite_pairs)
+        )
+    ).all():
+        alignments[pair_id][index] = links
 
     pairs: list[SentencePair] = []
-    for row in pair_rows:
-        sides = sentences[row.id]
-        source = _sentence_from_row(sides[("source", 0)], suite.source_lang)
+    pair_number: dict[int, int] = {}
+    for row_id, position, external_id in pair_rows:
+        sides = sentences[row_id]
         ref_keys = sorted(index for side, index in sides if side == "ref")
-        references = [_sentence_from_row(sides[("ref", index)], suite.target_lang) for index in ref_keys]
-        links = alignments.get(row.id, {})
-        pair_alignments = [_alignment_from_text(links.get(index, "")) for index in ref_keys]
-        pairs.append(SentencePair(int(row.external_id) if row.external_id.isdigit() else row.position + 1,
-                                  source, references, pair_alignments))
-    pair_number = {row.id: pairs[i].id for i, row in enumerate(pair_rows)}
-
-    refs_by_checkpoint: dict[int, list[Reference]] = defaultdict(list)
-    for ref_row in session.scalars(
-        select(CheckpointReferenceRow)
-        .join(CheckpointRow, CheckpointReferenceRow.checkpoint_id == CheckpointRow.id)
-        .where(CheckpointRow.suite_id == suite.id)
-        .order_by(CheckpointReferenceRow.checkpoint_id, CheckpointReferenceRow.position)
-    ):
-        refs_by_checkpoint[ref_row.checkpoint_id].append(
-            Reference(
-                reference_index=ref_row.reference_index,
-                target_indices=[int(i) for i in ref_row.target_indices.split()],
-                tokens=ref_row.tokens.split(" ") if ref_row.tokens else [],
-                dm=ref_row.dm,
-                from_alignment=ref_row.from_alignment,
+        links = alignments.get(row_id, {})
+        number = pair_number[row_id] = int(external_id) if external_id.isdigit() else position + 1
+        pairs.append(
+            SentencePair(
+                number,
+                sides[("source", 0)],
+                [sides[("ref", index)] for index in ref_keys],
+                [_alignment_from_text(links.get(index, "")) for index in ref_keys],
             )
         )
-    checkpoints = [
-        CheckPoint(
-            pair_id=pair_number[row.pair_id],
-            category=categories_by_id[row.category_id].name,
-            source_indices=[int(i) for i in row.span.split()],
-            references=refs_by_checkpoint.get(row.id, []),
-            id=row.number,
-        )
-        for row in session.scalars(
-            select(CheckpointRow).where(CheckpointRow.suite_id == suite.id).order_by(CheckpointRow.number)
-        )
-        if row.pair_id in pair_by_row_id
-    ]
-    return SuiteData(
+
+    checkpoint_rows = sorted(
+        row
+        for row in map(tuple, connection.execute(
+            select(CheckpointRow.number, CheckpointRow.id, CheckpointRow.pair_id, CheckpointRow.category_id, CheckpointRow.span)
+            .where(CheckpointRow.suite_id == suite.id)
+        ).all())
+        if row[2] in pair_number
+    )  # by number
+    code_of = {row_id: code for code, (row_id, *_) in enumerate(category_rows)}
+    records = _CheckpointRecords(
+        numbers=[row[0] for row in checkpoint_rows],
+        pairs=[pair_number[row[2]] for row in checkpoint_rows],
+        categories=[code_of[row[3]] for row in checkpoint_rows],
+        category_names=[row[1] for row in category_rows],
+        spans=[row[4] for row in checkpoint_rows],
+        **_checkpoint_references(connection, suite.id, [row[1] for row in checkpoint_rows]),
+    )
+    suite_data = StoredSuite(
         name=suite.name,
         source_lang=suite.source_lang,
         target_lang=suite.target_lang,
@@ -250,19 +260,234 @@ def load_suite(session: Session, name: str | None = None) -> SuiteData:
         taxonomy_version=suite.taxonomy_version,
         categories=categories,
         pairs=pairs,
-        checkpoints=checkpoints,
+        checkpoints=[],
         options=dict(suite.options or {}),
         summary=dict(suite.summary or {}),
         user_categories=user_categories,
     )
+    suite_data._records = records
+    return suite_data
 
 
-def _sentence_from_row(row: SentenceRow, language: str) -> Sentence:
-    if row.conllu:
-        sentence = parse_conllu_string(row.conllu, language, name=f"<stored sentence {row.id}>")[0]
-        sentence.text = row.text
+def _checkpoint_references(connection: Connection, suite_id: int, checkpoint_ids: list[int]) -> dict[str, Any]:
+    """The references of the check-points ``checkpoint_ids`` (row ids, in suite order), column
+    by column in that order, each check-point's in their stored order, and how many each has."""
+    rows = connection.execute(
+        select(
+            CheckpointReferenceRow.checkpoint_id,
+            CheckpointReferenceRow.position,
+            CheckpointReferenceRow.reference_index,
+            CheckpointReferenceRow.tokens,
+            CheckpointReferenceRow.target_indices,
+            CheckpointReferenceRow.dm,
+            CheckpointReferenceRow.from_alignment,
+        ).where(CheckpointReferenceRow.checkpoint_id.in_(select(CheckpointRow.id).where(CheckpointRow.suite_id == suite_id)))
+    ).all()
+    ids = np.asarray(checkpoint_ids, dtype=np.int64)
+    if not rows:
+        return {"counts": np.zeros(len(ids), dtype=np.int64), "indices": [], "tokens": [], "targets": [],
+                "dm": np.zeros(0), "aligned": []}
+    owners, positions, indices, tokens, targets, dms, aligned = (list(column) for column in zip(*rows, strict=True))
+    by_id = np.argsort(ids)
+    owner_ids = np.asarray(owners, dtype=np.int64)
+    at = np.minimum(np.searchsorted(ids[by_id], owner_ids), max(len(ids) - 1, 0))
+    known = (ids[by_id][at] == owner_ids) if len(ids) else np.zeros(len(owners), dtype=bool)
+    rank = np.where(known, by_id[at] if len(ids) else 0, len(ids))  # references of left-out check-points go last
+    order = np.lexsort((np.asarray(positions, dtype=np.int64), rank))
+    if (order != np.arange(len(order))).any():
+        indices, tokens, targets, dms, aligned = ([column[i] for i in order.tolist()] for column in (indices, tokens, targets, dms, aligned))
+        rank = rank[order]
+    kept = int(known.sum())
+    return {
+        "counts": np.bincount(rank[:kept], minlength=len(ids)).astype(np.int64),
+        "indices": indices[:kept],
+        "tokens": tokens[:kept],
+        "targets": targets[:kept],
+        "dm": np.asarray(dms[:kept], dtype=np.float64),
+        "aligned": aligned[:kept],
+    }
+
+
+@dataclass(slots=True)
+class _CheckpointRecords:
+    """A stored suite's check-points as read: columns in suite order (by number), references
+    grouped per check-point, numbers still as stored text."""
+
+    numbers: list[int]
+    pairs: list[int]
+    categories: list[int]
+    category_names: list[str]
+    spans: list[str]
+    counts: np.ndarray
+    indices: list[int]
+    tokens: list[str]
+    targets: list[str]
+    dm: np.ndarray
+    aligned: list[bool]
+
+    def columns(self) -> CheckpointColumns:
+        return CheckpointColumns(
+            numbers=np.asarray(self.numbers, dtype=np.int64),
+            pair_ids=np.asarray(self.pairs, dtype=np.int64),
+            categories=np.asarray(self.categories, dtype=np.int64),
+            category_names=self.category_names,
+            reference_counts=self.counts,
+            tokens=self.tokens,
+            dm=self.dm,
+        )
+
+    def checkpoints(self) -> list[CheckPoint]:
+        references = list(
+            map(Reference, self.indices, _int_lists(self.targets), [text.split(" ") if text else [] for text in self.tokens],
+                self.dm.tolist(), map(bool, self.aligned))
+        )
+        ends = np.cumsum(self.counts).tolist()
+        return list(
+            map(
+                CheckPoint,
+                self.pairs,
+                [self.category_names[code] for code in self.categories],
+                _int_lists(self.spans),
+                [references[start:end] for start, end in zip([0, *ends][:-1], ends, strict=True)],
+                self.numbers,
+            )
+        )
+
+
+class StoredSuite(SuiteData):
+    """A suite read from the store, whose check-point objects are built when first read.
+
+    Until then its check-points are also offered column by column
+    (:meth:`checkpoint_columns`), which is all that scoring reads: evaluating
+    100,000 check-points never builds their objects. Once ``checkpoints`` has
+    been read (or set) the objects are the suite's check-points and the
+    columns are dropped, since the objects may have been changed. The suite
+    otherwise behaves as a :class:`SuiteData` and compares equal to one with
+    the same fields.
+    """
+
+    __slots__ = ("_records",)
+
+    def checkpoint_columns(self) -> CheckpointColumns | None:
+        """The check-points as columns, while no one has read them as objects."""
+        records = self._pending()
+        return records.columns() if records is not None else None
+
+    def _pending(self) -> _CheckpointRecords | None:
+        try:
+            return self._records
+        except AttributeError:  # made by __init__ (dataclasses.replace, a copy): nothing pending
+            return None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SuiteData):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in dataclass_fields(SuiteData) if f.compare)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like SuiteData
+
+
+def _get_checkpoints(suite: StoredSuite) -> list[CheckPoint]:
+    records = suite._pending()
+    if records is not None:
+        suite._records = None
+        _SUITE_CHECKPOINTS.__set__(suite, records.checkpoints())
+    return _SUITE_CHECKPOINTS.__get__(suite, SuiteData)
+
+
+def _set_checkpoints(suite: StoredSuite, value: list[CheckPoint]) -> None:
+    suite._records = None
+    _SUITE_CHECKPOINTS.__set__(suite, value)
+
+
+_SUITE_CHECKPOINTS = SuiteData.__dict__["checkpoints"]
+StoredSuite.checkpoints = property(  # type: ignore[assignment]
+    _get_checkpoints, _set_checkpoints, doc="``SuiteData.checkpoints``, built from the store on first use."
+)
+
+
+def _int_lists(texts: Sequence[str]) -> list[list[int]]:
+    """Space-separated integers (spans, target indices) parsed in one pass over all of them."""
+    values = list(map(int, " ".join(texts).split()))
+    ends = np.cumsum([text.count(" ") + 1 if text else 0 for text in texts]).tolist()
+    return [values[start:end] for start, end in zip([0, *ends][:-1], ends, strict=True)]
+
+
+class StoredSentence(Sentence):
+    """A sentence of a stored suite whose words are parsed when first read.
+
+    Reading ``tokens`` (or another field that the stored CoNLL-U block fills:
+    ``constituency``, ``sent_id``, ``multiword``, ``comments``, ``conllu``)
+    parses the stored words once; the text and language are there from the
+    start. Scoring a suite reads only reference texts, so it never pays for
+    building hundreds of thousands of tokens. The sentence otherwise behaves
+    as a :class:`Sentence` and compares equal to one with the same fields.
+    """
+
+    __slots__ = ("_stored",)
+
+    LAZY_FIELDS = ("tokens", "constituency", "sent_id", "multiword", "comments", "conllu")
+
+    @classmethod
+    def from_store(cls, row_id: int, text: str, tokens: str, conllu: str | None, language: str) -> Sentence:
+        """A sentence row as stored: ``tokens`` are the words joined by spaces, ``conllu`` the parse if any."""
+        if not text:  # the text is then made from the words: nothing to defer
+            return _parsed_sentence(row_id, text, tokens, conllu, language)
+        sentence = cls.__new__(cls)
+        sentence.text = text
+        sentence.language = language
+        sentence._stored = (row_id, tokens, conllu)
         return sentence
-    return Sentence(tokens=[Token(form=form) for form in row.tokens.split(" ") if form], text=row.text, language=language)
+
+    def _parse(self) -> None:
+        try:
+            stored = self._stored
+        except AttributeError:  # made by __init__ or copied: nothing stored
+            return
+        if stored is None:
+            return
+        self._stored = None
+        row_id, tokens, conllu = stored
+        parsed = _parsed_sentence(row_id, self.text, tokens, conllu, self.language)
+        for name in self.LAZY_FIELDS:
+            _SENTENCE_SLOTS[name].__set__(self, getattr(parsed, name))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sentence):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in dataclass_fields(Sentence) if f.compare)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like Sentence
+
+
+_SENTENCE_SLOTS = {name: Sentence.__dict__[name] for name in StoredSentence.LAZY_FIELDS}
+
+
+def _lazy_field(name: str) -> property:
+    slot = _SENTENCE_SLOTS[name]
+
+    def get(self: StoredSentence) -> Any:
+        self._parse()
+        return slot.__get__(self, Sentence)
+
+    def put(self: StoredSentence, value: Any) -> None:
+        self._parse()
+        slot.__set__(self, value)
+
+    return property(get, put, doc=f"``Sentence.{name}``, parsed from the store on first use.")
+
+
+for _name in StoredSentence.LAZY_FIELDS:
+    setattr(StoredSentence, _name, _lazy_field(_name))
+
+
+def _parsed_sentence(row_id: int, text: str, tokens: str, conllu: str | None, language: str) -> Sentence:
+    """A stored sentence row as a plain :class:`Sentence`, parsed now."""
+    if conllu:
+        sentence = parse_conllu_string(conllu, language, name=f"<stored sentence {row_id}>")[0]
+        sentence.text = text
+        return sentence
+    return Sentence(tokens=[Token(form=form) for form in tokens.split(" ") if form], text=text, language=language)
 
 
 def _alignment_from_text(links: str) -> Alignment:
@@ -304,6 +529,60 @@ def delete_suite(session: Session, name: str) -> None:
 # -- evaluation runs -----------------------------------------------------------
 
 
+class CheckpointResults(Mapping[int, tuple[int, float, int, int]]):
+    """One system's stored per check-point results in one run: check-point number →
+    (reference position of r*, DM, matched, total), over the stored arrays.
+
+    Looking a number up is a binary search in the sorted numbers; :meth:`arrays`
+    takes the values of many check-points at once.
+    """
+
+    __slots__ = ("dm", "matched", "numbers", "reference_positions", "total")
+
+    def __init__(
+        self, numbers: np.ndarray, reference_positions: np.ndarray, dm: np.ndarray, matched: np.ndarray, total: np.ndarray
+    ) -> None:
+        order = np.argsort(numbers, kind="stable")
+        self.numbers = np.asarray(numbers, dtype=np.int64)[order]
+        self.reference_positions = np.asarray(reference_positions, dtype=np.int64)[order]
+        self.dm = np.asarray(dm, dtype=np.float64)[order]
+        self.matched = np.asarray(matched, dtype=np.int64)[order]
+        self.total = np.asarray(total, dtype=np.int64)[order]
+
+    def _index(self, number: object) -> int | None:
+        if not isinstance(number, int | np.integer):
+            return None
+        at = int(np.searchsorted(self.numbers, number))
+        return at if at < len(self.numbers) and self.numbers[at] == number else None
+
+    def __getitem__(self, number: int) -> tuple[int, float, int, int]:
+        at = self._index(number)
+        if at is None:
+            raise KeyError(number)
+        return (int(self.reference_positions[at]), float(self.dm[at]), int(self.matched[at]), int(self.total[at]))
+
+    def __contains__(self, number: object) -> bool:
+        return self._index(number) is not None
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.numbers.tolist())
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def arrays(self, numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Reference positions, DM, matched and total of the check-points ``numbers``, in that order.
+
+        Raises :class:`KeyError` with the first number that has no result.
+        """
+        numbers = np.asarray(numbers, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.numbers, numbers), max(len(self.numbers) - 1, 0))
+        missing = (self.numbers[at] != numbers) if len(self.numbers) else np.ones(len(numbers), dtype=bool)
+        if missing.any():
+            raise KeyError(int(numbers[np.argmax(missing)]))
+        return self.reference_positions[at], self.dm[at], self.matched[at], self.total[at]
+
+
 @dataclass(slots=True)
 class SystemResults:
     """One system's stored results in one run, keyed for re-use without re-matching."""
@@ -314,17 +593,13 @@ class SystemResults:
     """Per pair position (suite order); pairs not in the run's evaluated set hold ''."""
     translation_lengths: dict[int, int]
     """Pair position → translation length under the run's tokenizer."""
-    checkpoints: dict[int, tuple[int, float, int, int]]
+    checkpoints: CheckpointResults
     """Check-point number → (reference position of r*, DM, matched, total)."""
 
 
-def suite_row_ids(session: Session, suite_id: int) -> tuple[dict[int, int], dict[int, int]]:
-    """Pair position → pair row id, and check-point number → check-point row id."""
-    pairs = dict(session.execute(select(Pair.position, Pair.id).where(Pair.suite_id == suite_id)).all())
-    checkpoints = dict(
-        session.execute(select(CheckpointRow.number, CheckpointRow.id).where(CheckpointRow.suite_id == suite_id)).all()
-    )
-    return pairs, checkpoints
+def pair_row_ids(session: Session, suite_id: int) -> dict[int, int]:
+    """Pair position → pair row id."""
+    return dict(session.execute(select(Pair.position, Pair.id).where(Pair.suite_id == suite_id)).all())
 
 
 def system_row(session: Session, suite_id: int, name: str) -> SystemRow:
@@ -352,6 +627,10 @@ def store_run(
     return run.id
 
 
+def _packed(values: Sequence[float] | np.ndarray, dtype: str) -> bytes:
+    return np.ascontiguousarray(values, dtype=dtype).tobytes()
+
+
 def store_system_results(
     session: Session,
     run_id: int,
@@ -359,38 +638,72 @@ def store_system_results(
     *,
     pair_ids: Sequence[int],
     translations: Sequence[str],
-    translation_lengths: Sequence[float],
-    reference_lengths: Sequence[float],
-    checkpoint_ids: Sequence[int],
-    chosen: Sequence[int],
-    dm: Sequence[float],
-    matched: Sequence[int],
-    total: Sequence[int],
+    translation_lengths: Sequence[float] | np.ndarray,
+    reference_lengths: Sequence[float] | np.ndarray,
+    checkpoint_numbers: Sequence[int] | np.ndarray,
+    chosen: Sequence[int] | np.ndarray,
+    dm: Sequence[float] | np.ndarray,
+    matched: Sequence[int] | np.ndarray,
+    total: Sequence[int] | np.ndarray,
     scopes: Sequence[dict[str, Any]],
 ) -> None:
-    """Bulk-insert one system's translations, per check-point results and scope scores."""
-    session.execute(
-        insert(TranslationRow.__table__),
+    """Store one system's translations (a row per pair), its per check-point results (one
+    row of packed arrays, see :class:`~checkpoints.db.models.CheckpointResultRow`) and
+    its scope scores."""
+    lengths = np.asarray(translation_lengths, dtype=np.int64).tolist()
+    references = np.asarray(reference_lengths, dtype=np.float64).tolist()
+    insert_rows(
+        session,
+        TranslationRow.__table__,
+        ("run_id", "system_id", "pair_id", "text", "length", "reference_length"),
         [
-            {"run_id": run_id, "system_id": system_id, "pair_id": pair_id, "text": text,
-             "length": int(length), "reference_length": float(ref_length)}
-            for pair_id, text, length, ref_length in zip(
-                pair_ids, translations, translation_lengths, reference_lengths, strict=True
-            )
+            (run_id, system_id, pair_id, text, length, reference_length)
+            for pair_id, text, length, reference_length in zip(pair_ids, translations, lengths, references, strict=True)
         ],
     )
+    numbers = np.asarray(checkpoint_numbers, dtype=np.int64)
+    order = np.argsort(numbers, kind="stable")
+    columns = {"reference_positions": chosen, "dm": dm, "matched": matched, "total": total}
+    if any(len(column) != len(numbers) for column in columns.values()):
+        raise ValueError("per check-point results of different lengths")
     session.execute(
         insert(CheckpointResultRow.__table__),
-        [
-            {"run_id": run_id, "system_id": system_id, "checkpoint_id": cp, "reference_position": int(ref),
-             "dm": float(weight), "matched": int(hit), "total": int(count)}
-            for cp, ref, weight, hit, count in zip(checkpoint_ids, chosen, dm, matched, total, strict=True)
-        ],
+        [{
+            "run_id": run_id,
+            "system_id": system_id,
+            "count": len(numbers),
+            "numbers": _packed(numbers[order], "<i8"),
+            **{name: _packed(np.asarray(column)[order], "<f8" if name == "dm" else "<i8") for name, column in columns.items()},
+        }],
     )
     if scopes:
         session.execute(
             insert(CategoryResultRow.__table__), [{"run_id": run_id, "system_id": system_id, **scope} for scope in scopes]
         )
+
+
+def checkpoint_results(session: Session, run_id: int, system_id: int) -> CheckpointResults:
+    """A system's per check-point results in one run (empty when the run stored none for it)."""
+    row = session.execute(
+        select(
+            CheckpointResultRow.numbers,
+            CheckpointResultRow.reference_positions,
+            CheckpointResultRow.dm,
+            CheckpointResultRow.matched,
+            CheckpointResultRow.total,
+        ).where(CheckpointResultRow.run_id == run_id, CheckpointResultRow.system_id == system_id)
+    ).first()
+    if row is None:
+        empty = np.zeros(0, dtype=np.int64)
+        return CheckpointResults(empty, empty, empty.astype(np.float64), empty, empty)
+    numbers, positions, dm, matched, total = row
+    return CheckpointResults(
+        np.frombuffer(numbers, dtype="<i8"),
+        np.frombuffer(positions, dtype="<i8"),
+        np.frombuffer(dm, dtype="<f8"),
+        np.frombuffer(matched, dtype="<i8"),
+        np.frombuffer(total, dtype="<i8"),
+    )
 
 
 def latest_results(session: Session, suite_id: int, system: str, run_id: int | None = None) -> SystemResults:
@@ -413,9 +726,7 @@ def latest_results(session: Session, suite_id: int, system: str, run_id: int | N
             f"system {system!r} has not been evaluated on this suite (evaluated: {known}); "
             f"run `checkpoints evaluate --system {system}=FILE` first, or give --system {system}=FILE"
         )
-    run = session.get(RunRow, run_id)
-    if run is None:  # the row was found by its id a moment ago, in this transaction
-        raise SuiteError(f"evaluation run {run_id} vanished")
+    options = session.scalar(select(RunRow.options).where(RunRow.id == run_id))
     position_of = dict(session.execute(select(Pair.id, Pair.position).where(Pair.suite_id == suite_id)).all())
     translations = [""] * len(position_of)
     lengths: dict[int, int] = {}
@@ -423,26 +734,11 @@ def latest_results(session: Session, suite_id: int, system: str, run_id: int | N
         select(TranslationRow.pair_id, TranslationRow.text, TranslationRow.length).where(
             TranslationRow.run_id == run_id, TranslationRow.system_id == row.id
         )
-    ).all():
+    ):
         position = position_of[pair_id]
         translations[position] = text
         lengths[position] = length
-    number_of = dict(
-        session.execute(select(CheckpointRow.id, CheckpointRow.number).where(CheckpointRow.suite_id == suite_id)).all()
-    )
-    checkpoints = {
-        number_of[cp]: (ref, dm, matched, total)
-        for cp, ref, dm, matched, total in session.execute(
-            select(
-                CheckpointResultRow.checkpoint_id,
-                CheckpointResultRow.reference_position,
-                CheckpointResultRow.dm,
-                CheckpointResultRow.matched,
-                CheckpointResultRow.total,
-            ).where(CheckpointResultRow.run_id == run_id, CheckpointResultRow.system_id == row.id)
-        ).all()
-    }
-    return SystemResults(run_id, dict(run.options or {}), translations, lengths, checkpoints)
+    return SystemResults(run_id, dict(options or {}), translations, lengths, checkpoint_results(session, run_id, row.id))
 
 
 def evaluation_runs(session: Session, system_id: int) -> list[int]:

@@ -40,18 +40,19 @@ per second possible; tests check that both agree.
 
 from __future__ import annotations
 
-from array import array
+import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Sequence
 from enum import StrEnum
+from itertools import chain, pairwise
 
 import numpy as np
 
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.stemming import get_stemmer
 from checkpoints.model import GAP
-from checkpoints.tokenizers import Tokenize
+from checkpoints.tokenizers import Tokenize, get_tokenizer
 
 Ngram = tuple[str, ...]
 
@@ -279,143 +280,363 @@ def ngram_text(ngram: Sequence[str]) -> str:
     return " ".join(ngram).replace(ASTERISK, GAP)
 
 
+# -- compiled matching for whole suites and system outputs ------------------------------
+
+CHUNKWISE_TOKENIZERS = frozenset({"words", "13a", "char", "none"})
+"""Tokenizers that cut a text exactly as they cut each of its whitespace-separated chunks.
+
+Under these, the words of a text are the words of its chunks one after the
+other: ``13a`` and ``words`` pad the text with spaces, so both ends of a text
+look to their rules like any chunk boundary, and ``char`` and ``none`` never
+look across a space. A suite's references and a system's output are then
+tokenized one *distinct* chunk at a time, however often it occurs (tests check
+the property on random and real text). ``intl`` keeps a text-final "1990."
+whole but splits it mid-text, and ``zh`` applies 13a's rules without the
+padding, so texts are tokenized whole under them.
+"""
+
+_SEPARATOR = "\ue001"
+"""A private-use character that chunk-wise tokenizers keep as a word of its own:
+distinct chunks are tokenized together in one call, joined by it, and told apart at it."""
+
+_BATCH = 8192
+"""Chunks tokenized per call (bounds the texts handed to the tokenizer's own cache)."""
+
+_WHITESPACE = re.compile(r"\s")
+"""What ``str.split()`` splits at (the same Unicode whitespace)."""
+
+
+def gather(flat: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """``flat[starts[0]:starts[0]+lengths[0]]``, then the next slice, ..., concatenated."""
+    total = int(lengths.sum())
+    if not total:
+        return np.zeros(0, dtype=flat.dtype)
+    shift = starts - (np.cumsum(lengths) - lengths)
+    return flat[np.repeat(shift, lengths) + np.arange(total)]
+
+
+def unique_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_counts=True)``, sorting stably: the keys built here come in long
+    ascending runs (level by level, reference by reference), which a stable sort merges in a
+    fraction of the time of the quicksort that ``np.unique`` uses."""
+    ordered = np.sort(values, kind="stable")
+    if not len(ordered):
+        return ordered, np.zeros(0, dtype=np.int64)
+    first = np.flatnonzero(np.append(True, ordered[1:] != ordered[:-1]))
+    return ordered[first], np.diff(np.append(first, len(ordered)))
+
+
+def segment_sums(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Sums of consecutive runs of ``values``, the i-th run ``counts[i]`` long (empty runs sum to 0)."""
+    running = np.concatenate(([0], np.cumsum(values, dtype=np.int64)))
+    ends = np.cumsum(counts)
+    return running[ends] - running[ends - counts]
+
+
+class TextEncoder:
+    """Texts → integer word ids under one tokenizer, each distinct chunk tokenized once.
+
+    ``words`` lists the words in order of first sight (a word's id is its index)
+    and grows as new texts bring new words, so ids stay valid across calls: a
+    suite's references and every system output share one numbering. Matching
+    and BLEU both count words, so everything after this step is integer
+    arithmetic on arrays.
+    """
+
+    def __init__(self, tokenize: str) -> None:
+        self.tokenize = tokenize
+        self._tokenizer = get_tokenizer(tokenize)
+        self.chunkwise = tokenize in CHUNKWISE_TOKENIZERS
+        self._batched = self.chunkwise and self._tokenizer(f"a {_SEPARATOR} b") == ["a", _SEPARATOR, "b"]
+        self.vocabulary: dict[str, int] = {}
+        self.words: list[str] = []
+        self._chunks: dict[str, int] = {}
+        self._starts = np.zeros(0, dtype=np.int64)
+        self._lengths = np.zeros(0, dtype=np.int64)
+        self._flat = np.zeros(0, dtype=np.int64)
+
+    def encode(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The word ids of all ``texts`` concatenated, and each text's number of words."""
+        if self.chunkwise and texts and min(map(len, texts)) and not _WHITESPACE.search("".join(texts)):
+            per_text = np.ones(len(texts), dtype=np.int64)  # single words (a reference's tokens): no splitting
+            chunks = list(texts)
+        elif self.chunkwise:
+            pieces = [text.split() for text in texts]
+            per_text = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+            chunks = list(chain.from_iterable(pieces))
+        else:
+            per_text = np.ones(len(texts), dtype=np.int64)
+            chunks = list(texts)
+        index = self._index(chunks)
+        lengths = self._lengths[index]
+        return gather(self._flat, self._starts[index], lengths), segment_sums(lengths, per_text)
+
+    def _index(self, chunks: list[str]) -> np.ndarray:
+        known = self._chunks
+        found = list(map(known.get, chunks))
+        if None in found:
+            self._add(list(dict.fromkeys(chunk for chunk, seen in zip(chunks, found, strict=True) if seen is None)))
+            found = list(map(known.__getitem__, chunks))
+        return np.fromiter(found, dtype=np.int64, count=len(found))
+
+    def _add(self, chunks: list[str]) -> None:
+        tokenized = self._tokenize_many(chunks)
+        vocabulary, words = self.vocabulary, self.words
+        flat_words = list(chain.from_iterable(tokenized))
+        for word in dict.fromkeys(flat_words):
+            if word not in vocabulary:
+                vocabulary[word] = len(words)
+                words.append(word)
+        lengths = np.fromiter(map(len, tokenized), dtype=np.int64, count=len(tokenized))
+        ids = np.fromiter(map(vocabulary.__getitem__, flat_words), dtype=np.int64, count=len(flat_words))
+        first = len(self._chunks)
+        self._chunks.update(zip(chunks, range(first, first + len(chunks)), strict=True))
+        self._starts = np.concatenate((self._starts, len(self._flat) + np.cumsum(lengths) - lengths))
+        self._lengths = np.concatenate((self._lengths, lengths))
+        self._flat = np.concatenate((self._flat, ids))
+
+    def _tokenize_many(self, texts: list[str]) -> list[list[str]]:
+        if not self._batched:
+            return [self._tokenizer(text) for text in texts]
+        out: list[list[str]] = []
+        for begin in range(0, len(texts), _BATCH):
+            block = texts[begin : begin + _BATCH]
+            joined = f" {_SEPARATOR} ".join(block)
+            pieces: list[list[str]] = []
+            if joined.count(_SEPARATOR) == len(block) - 1:
+                words = self._tokenizer(joined)
+                cuts = [-1, *(i for i, word in enumerate(words) if word == _SEPARATOR), len(words)]
+                pieces = [words[a + 1 : b] for a, b in pairwise(cuts)]
+            out.extend(pieces if len(pieces) == len(block) else map(self._tokenizer, block))
+        return out
+
+
 class ReferenceIndex:
     """Every reference of a suite compiled once, matched against whole system outputs.
 
-    Words are interned to integers (0 = a word no reference contains). Every
-    gap-free n-gram of every reference is a node of one trie: a node is
-    identified by its parent (the n-gram minus its last word) and its last
-    word, so the n-grams of a candidate are found level by level with one
-    sorted-array lookup per level for the whole system output. A reference
-    becomes a list of entries (trie node or gapped parts, count in the
-    reference), and clipped sums are ``np.minimum`` plus ``np.bincount``.
+    Words are interned to integers from 1 (0 = a word no reference contains).
+    Every gap-free n-gram of every reference is a node of one trie: the nodes
+    of single words are the word ids, a longer n-gram's node is found from its
+    parent (the n-gram minus its last word) and its last word, so the n-grams
+    of a candidate are found level by level with one sorted-array lookup per
+    level for the whole system output. A reference becomes a list of entries
+    (trie node or gapped parts, count in the reference), and clipped sums are
+    ``np.minimum`` plus ``np.bincount``. Building the trie is the same
+    level-by-level walk over all references at once (``np.unique`` per level).
 
-    Usage: :meth:`add` every reference (with the index of its sentence pair),
-    then :meth:`match` candidate word ids (:meth:`word_id`) per pair.
+    Usage: :meth:`add` references one by one, or :meth:`add_rows` in bulk
+    (word ids from :meth:`intern`), then :meth:`match` candidate word ids
+    (:meth:`word_id`) per pair.
     """
-
-    _SHIFT = 32
-    """Trie keys while building: ``parent << 32 | word`` (ints hash faster than tuples)."""
 
     def __init__(self, max_order: int | None = None) -> None:
         self.max_order = max_order
         self._limit = max_order if max_order is not None else 2**31
         self._vocabulary: dict[str, int] = {}
-        self._children: dict[int, int] = {}
-        self._depth = array("q", [0])
-        # compact int64 arrays: a suite has millions of entries
-        self._row_pair = array("q")
-        self._totals = array("q")
-        self._plain = (array("q"), array("q"), array("q"))
-        self._gapped: tuple[array[int], list[tuple[int, ...]], array[int]] = (array("q"), [], array("q"))
+        self._pending: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        self._rows = 0
         self._frozen = False
 
     # -- building -----------------------------------------------------------
 
-    def _word(self, word: str) -> int:
+    def intern(self, word: str) -> int:
+        """The id of a (normalised) reference word, given on first sight."""
         index = self._vocabulary.get(word)
         if index is None:
             index = self._vocabulary[word] = len(self._vocabulary) + 1
         return index
 
-    def _grid(self, part: list[int]) -> list[list[int]]:
-        """``grid[s][k]``: the trie node of ``part[s : s + k + 1]`` (created when new)."""
-        children, depth, shift = self._children, self._depth, self._SHIFT
-        grid = []
-        for start in range(len(part)):
-            node = 0
-            nodes = []
-            for word in part[start : start + self._limit]:
-                key = node << shift | word
-                child = children.get(key)
-                if child is None:
-                    child = children[key] = len(depth)
-                    depth.append(depth[node] + 1)
-                node = child
-                nodes.append(node)
-            grid.append(nodes)
-        return grid
-
     def add(self, pair: int, tokens: Sequence[str]) -> int:
         """Add one reference (match tokens with ``*``, already normalised); returns its row."""
+        parts = [[self.intern(word) for word in part] for part in reference_parts(tokens)]
+        rows = self.add_rows(
+            np.array([pair], dtype=np.int64),
+            np.zeros(len(parts), dtype=np.int64),
+            np.array([len(part) for part in parts], dtype=np.int64),
+            np.array([word for part in parts for word in part], dtype=np.int64),
+        )
+        return int(rows[0])
+
+    def add_rows(
+        self, pairs: np.ndarray, part_rows: np.ndarray, part_lengths: np.ndarray, words: np.ndarray
+    ) -> np.ndarray:
+        """Add references in bulk; returns their rows.
+
+        Reference ``r`` belongs to sentence pair ``pairs[r]`` and consists of
+        the gap-separated parts whose ``part_rows`` is ``r`` (non-decreasing,
+        in order), each ``part_lengths`` words long, the words taken in turn
+        from ``words`` (ids from :meth:`intern`).
+        """
         if self._frozen:
             raise RuntimeError("the index is frozen: add every reference before matching")
-        parts = [[self._word(word) for word in part] for part in reference_parts(tokens)]
-        grids = [self._grid(part) for part in parts]
-        plain: Counter[int] = Counter(node for grid in grids for nodes in grid for node in nodes)
-        gapped: Counter[tuple[int, ...]] = Counter()
-        limit = self._limit
-        for first in range(len(grids) - 1):
-            head = len(parts[first])
-            # (suffix node, its length) for every start whose suffix is short enough to be kept
-            suffixes = [(nodes[-1], head - start) for start, nodes in enumerate(grids[first]) if len(nodes) == head - start]
-            inside = 0
-            for last in range(first + 1, len(grids)):
-                if last > first + 1:
-                    inside += len(parts[last - 1])
-                if inside + 2 > limit:  # no room left for a word on each side
-                    break
-                middle = tuple(grids[p][0][-1] for p in range(first + 1, last))
-                for suffix, suffix_length in suffixes:
-                    room = max(0, limit - suffix_length - inside)
-                    for prefix in grids[last][0][:room]:
-                        gapped[(suffix, *middle, prefix)] += 1
-        row = len(self._row_pair)
-        self._row_pair.append(pair)
-        self._totals.append(sum(plain.values()) + sum(gapped.values()))
-        self._plain[0].extend([row] * len(plain))
-        self._plain[1].extend(plain.keys())
-        self._plain[2].extend(plain.values())
-        self._gapped[0].extend([row] * len(gapped))
-        self._gapped[1].extend(gapped.keys())
-        self._gapped[2].extend(gapped.values())
-        return row
+        pairs, part_rows = np.asarray(pairs, dtype=np.int64), np.asarray(part_rows, dtype=np.int64)
+        part_lengths, words = np.asarray(part_lengths, dtype=np.int64), np.asarray(words, dtype=np.int64)
+        if (
+            int(part_lengths.sum()) != len(words)
+            or (part_lengths < 1).any()
+            or (np.diff(part_rows) < 0).any()
+            or (len(part_rows) and (part_rows[0] < 0 or part_rows[-1] >= len(pairs)))
+            or (len(words) and (words.min() < 1 or words.max() > len(self._vocabulary)))
+        ):
+            raise ValueError("inconsistent references: parts must be non-empty, in row order, of interned words")
+        first = self._rows
+        self._pending.append((pairs, part_rows + first, part_lengths, words))
+        self._rows += len(pairs)
+        return np.arange(first, self._rows, dtype=np.int64)
 
     def freeze(self) -> None:
-        """Turn the lists into the sorted arrays :meth:`match` searches."""
+        """Build the trie and the per-reference entries that :meth:`match` searches."""
         if self._frozen:
             return
         self._frozen = True
+        pending, self._pending = self._pending, []
+        pairs, part_row, part_length, words = (
+            np.concatenate([item[i] for item in pending]) if pending else np.zeros(0, dtype=np.int64) for i in range(4)
+        )
+        self.row_pair = pairs
         self._width = len(self._vocabulary) + 1
-        self._nodes_bound = len(self._depth)
-        packed = np.fromiter(self._children.keys(), dtype=np.int64, count=len(self._children))
-        nodes = np.fromiter(self._children.values(), dtype=np.int64, count=len(self._children))
-        parents, words = packed >> self._SHIFT, packed & ((1 << self._SHIFT) - 1)
-        keys = parents * self._width + words
-        order = np.argsort(keys)
-        self._trie_keys = keys[order]
-        self._trie_nodes = nodes[order]
-        self._first_level = np.zeros(self._width, dtype=np.int64)
-        self._first_level[words[parents == 0]] = nodes[parents == 0]
-        self.depth = np.array(self._depth, dtype=np.int64)
-        self.max_depth = int(self.depth.max())
-        self.row_pair = np.array(self._row_pair, dtype=np.int64)
-        self.totals = np.array(self._totals, dtype=np.int64)
+        part_first = np.cumsum(part_length) - part_length
+        word_part = np.repeat(np.arange(len(part_length), dtype=np.int64), part_length)
+        remaining = (part_first + part_length)[word_part] - np.arange(len(words), dtype=np.int64)
+        levels = self._build_trie(words, remaining)
+        bound = self._nodes_bound
+        if max(self._rows, int(pairs.max(initial=0)) + 1) * bound >= 2**62:
+            raise OverflowError("suite too large for the n-gram index keys")
 
-        rows = np.array(self._plain[0], dtype=np.int64)
-        keys = self.row_pair[rows] * self._nodes_bound + np.array(self._plain[1], dtype=np.int64)
-        order = np.argsort(keys, kind="stable")  # sorted needles make searchsorted fast
-        self._plain_row = rows[order]
-        self._plain_key = keys[order]
-        self._plain_count = np.array(self._plain[2], dtype=np.int64)[order]
+        word_row = part_row[word_part]
+        occurrence_row = np.concatenate([word_row[positions] for positions, _ in levels]) if levels else words
+        occurrence_node = np.concatenate([nodes for _, nodes in levels]) if levels else words
+        totals = np.bincount(occurrence_row, minlength=self._rows).astype(np.int64)
+        # Entries are (reference, n-gram, count); their (pair, n-gram) "types" are what a
+        # candidate's occurrences are counted against, once per type, before clipping per
+        # reference (the check-points of a pair share most n-grams). One sort by
+        # (type, reference) gives both when the key fits in 63 bits.
+        typed = pairs[occurrence_row] * bound + occurrence_node
+        rows = max(self._rows, 1)
+        if (int(pairs.max(initial=0)) + 1) * bound * rows < 2**62:
+            keys, self._plain_count = unique_counts(typed * rows + occurrence_row)
+            entry_type, self._plain_row = keys // rows, keys % rows
+        else:
+            keys, self._plain_count = np.unique(occurrence_row * bound + occurrence_node, return_counts=True)
+            self._plain_row = keys // bound
+            entry_type = pairs[self._plain_row] * bound + keys % bound
+            order = np.argsort(entry_type, kind="stable")
+            entry_type, self._plain_row, self._plain_count = entry_type[order], self._plain_row[order], self._plain_count[order]
+        first = np.ones(len(entry_type), dtype=bool)
+        first[1:] = entry_type[1:] != entry_type[:-1]
+        self._types = entry_type[first]
+        self._plain_type = np.cumsum(first) - 1
 
-        rows, parts, counts = self._gapped
-        width = max((len(p) for p in parts), default=0)
-        self._gap_row = np.array(rows, dtype=np.int64)
-        self._gap_count = np.array(counts, dtype=np.int64)
-        self._gap_base = self.row_pair[self._gap_row] * self._nodes_bound
-        self._gap_parts = np.zeros((len(parts), width), dtype=np.int64)
-        for i, p in enumerate(parts):
-            self._gap_parts[i, : len(p)] = p
-        self._is_gap_part = np.zeros(self._nodes_bound, dtype=bool)
-        self._is_gap_part[self._gap_parts[self._gap_parts > 0]] = True
-        self._children.clear()
-        self._plain = (array("q"), array("q"), array("q"))
-        self._gapped = (array("q"), [], array("q"))
+        gap_rows, gap_parts, gap_counts, gap_totals = self._gapped_entries(levels, part_row, part_length, part_first)
+        self.totals = totals + gap_totals
+        self._gap_row, self._gap_parts, self._gap_count = gap_rows, gap_parts, gap_counts
+        self._gap_base = pairs[gap_rows] * bound
+        self._is_gap_part = np.zeros(bound, dtype=bool)
+        self._is_gap_part[gap_parts[gap_parts > 0]] = True
+
+    def _build_trie(self, words: np.ndarray, remaining: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Trie nodes of every gap-free n-gram: per length, (start positions, nodes)."""
+        vocabulary = len(self._vocabulary)
+        levels: list[tuple[np.ndarray, np.ndarray]] = []
+        keys: list[np.ndarray] = []
+        depths = [np.zeros(1, dtype=np.int64), np.ones(vocabulary, dtype=np.int64)]
+        next_node = vocabulary + 1
+        if len(words):
+            levels.append((np.arange(len(words), dtype=np.int64), words))
+        while levels and len(levels) < self._limit:
+            positions, parents = levels[-1]
+            longer = remaining[positions] > len(levels)
+            positions, parents = positions[longer], parents[longer]
+            if not positions.size:
+                break
+            if next_node * self._width >= 2**62:
+                raise OverflowError("suite too large for the n-gram index keys")
+            unique, inverse = np.unique(parents * self._width + words[positions + len(levels)], return_inverse=True)
+            keys.append(unique)
+            depths.append(np.full(len(unique), len(levels) + 1, dtype=np.int64))
+            levels.append((positions, next_node + inverse.reshape(-1)))
+            next_node += len(unique)
+        # a level's parents are the previous level's nodes, numbered above them: keys come out sorted
+        self._trie_keys = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
+        self._trie_nodes = np.arange(vocabulary + 1, next_node, dtype=np.int64)
+        self.depth = np.concatenate(depths)
+        self.max_depth = len(levels)
+        self._nodes_bound = next_node
+        return levels
+
+    def _gapped_entries(
+        self,
+        levels: list[tuple[np.ndarray, np.ndarray]],
+        part_row: np.ndarray,
+        part_length: np.ndarray,
+        part_first: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every n-gram with gaps: a suffix of one part, the whole parts in between, a prefix of a
+        later part, at most ``max_order`` words in all. Returns entry rows, their parts (trie
+        nodes, 0-padded), their counts in the reference, and the number per reference."""
+        rows, limit = self._rows, self._limit
+        empty = np.zeros(0, dtype=np.int64)
+        parts_in_row = np.bincount(part_row, minlength=rows)
+        later = parts_in_row[part_row] - (np.arange(len(part_row)) - (np.cumsum(parts_in_row) - parts_in_row)[part_row]) - 1
+        involved = np.flatnonzero(parts_in_row[part_row] > 1)
+        if not involved.size:
+            return empty, np.zeros((0, 0), dtype=np.int64), empty, np.zeros(rows, dtype=np.int64)
+        local = np.full(len(part_row), -1, dtype=np.int64)
+        local[involved] = np.arange(len(involved))
+        top = int(min(limit, part_length[involved].max()))
+        prefix = np.zeros((len(involved), top), dtype=np.int64)  # node of the first k words of a part
+        suffix = np.zeros((len(involved), top), dtype=np.int64)  # node of the last k words
+        for k in range(1, top + 1):
+            positions, nodes = levels[k - 1]
+            has = part_length[involved] >= k
+            chosen = involved[has]
+            prefix[has, k - 1] = nodes[np.searchsorted(positions, part_first[chosen])]
+            suffix[has, k - 1] = nodes[np.searchsorted(positions, part_first[chosen] + part_length[chosen] - k)]
+        before = np.concatenate(([0], np.cumsum(part_length)))  # words in the parts before part i
+
+        entry_rows: list[np.ndarray] = []
+        entry_parts: list[list[np.ndarray]] = []
+        heads = np.flatnonzero(later > 0)
+        span = 1
+        while heads.size:
+            heads = heads[later[heads] >= span]
+            inside = before[heads + span] - before[heads + 1]
+            heads, inside = heads[inside + 2 <= limit], inside[inside + 2 <= limit]
+            if not heads.size:
+                break
+            tails = heads + span
+            middle = [prefix[local[heads + j], part_length[heads + j] - 1] for j in range(1, span)]
+            head_length, tail_length = part_length[heads], part_length[tails]
+            for kept in range(1, min(top, int(head_length.max())) + 1):
+                room = np.minimum(limit - kept - inside, tail_length)
+                use = (head_length >= kept) & (room >= 1)
+                if not use.any():
+                    continue
+                ends = suffix[local[heads[use]], kept - 1]
+                mids = [m[use] for m in middle]
+                room, starts = room[use], tails[use]
+                for taken in range(1, int(room.max()) + 1):
+                    fit = room >= taken
+                    entry_rows.append(part_row[starts[fit]])
+                    entry_parts.append([ends[fit], *(m[fit] for m in mids), prefix[local[starts[fit]], taken - 1]])
+            span += 1
+        if not entry_rows:
+            return empty, np.zeros((0, 0), dtype=np.int64), empty, np.zeros(rows, dtype=np.int64)
+        width = max(len(parts) for parts in entry_parts)
+        table = np.zeros((sum(len(r) for r in entry_rows), width + 1), dtype=np.int64)
+        at = 0
+        for found_rows, parts in zip(entry_rows, entry_parts, strict=True):
+            table[at : at + len(found_rows), 0] = found_rows
+            for column, nodes in enumerate(parts, start=1):
+                table[at : at + len(found_rows), column] = nodes
+            at += len(found_rows)
+        totals = np.bincount(table[:, 0], minlength=rows).astype(np.int64)
+        unique, counts = np.unique(table, axis=0, return_counts=True)
+        return unique[:, 0].copy(), np.ascontiguousarray(unique[:, 1:]), counts.astype(np.int64), totals
 
     @property
     def rows(self) -> int:
-        return len(self._row_pair)
+        return self._rows
 
     def word_id(self, word: str) -> int:
         """The interned id of a (normalised) word; 0 when no reference contains it."""
@@ -430,20 +651,17 @@ class ReferenceIndex:
         index = np.minimum(np.searchsorted(self._trie_keys, keys), len(self._trie_keys) - 1)
         return self._trie_nodes[index], self._trie_keys[index] == keys
 
-    def _find_ngrams(self, candidates: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    def _find_ngrams(self, words: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         """Every ``(pair, trie node, start offset)`` where a reference n-gram occurs in a candidate."""
-        lengths = np.fromiter((len(c) for c in candidates), dtype=np.int64, count=len(candidates))
-        words = np.fromiter((w for c in candidates for w in c), dtype=np.int64, count=int(lengths.sum()))
         ends = np.cumsum(lengths)
-        pair_of = np.repeat(np.arange(len(candidates), dtype=np.int64), lengths)
+        pair_of = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
         offset_of = np.arange(len(words), dtype=np.int64) - (ends - lengths)[pair_of]
         span = int(lengths.max(initial=0)) + 1
-        if len(candidates) * self._nodes_bound * span >= 2**62:
+        if len(lengths) * self._nodes_bound * span >= 2**62:
             raise OverflowError("suite too large for the n-gram index keys")
         found: list[tuple[np.ndarray, np.ndarray]] = []
-        nodes = self._first_level[words]
-        positions = np.flatnonzero(nodes)
-        nodes = nodes[positions]
+        positions = np.flatnonzero(words)  # single words are nodes of their own id
+        nodes = words[positions]
         length = 1
         while positions.size:
             found.append((positions, nodes))
@@ -468,14 +686,25 @@ class ReferenceIndex:
         ``candidates[p]`` holds the word ids (:meth:`word_id`) of the candidate
         translation of pair ``p`` (the pair numbers given to :meth:`add`).
         """
+        lengths = np.fromiter(map(len, candidates), dtype=np.int64, count=len(candidates))
+        words = np.fromiter(chain.from_iterable(candidates), dtype=np.int64, count=int(lengths.sum()))
+        return self.match_words(words, lengths)
+
+    def match_words(self, words: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """:meth:`match` on candidates given as their word ids concatenated and their lengths."""
         self.freeze()
-        occ_pair, occ_node, occ_offset, span = self._find_ngrams(candidates)
+        words = np.asarray(words, dtype=np.int64)
+        occ_pair, occ_node, occ_offset, span = self._find_ngrams(words, np.asarray(lengths, dtype=np.int64))
         occ_key = occ_pair * self._nodes_bound + occ_node
         matched = np.zeros(self.rows, dtype=np.int64)
         if len(self._plain_row):
-            keys = np.sort(occ_key)
-            found = np.searchsorted(keys, self._plain_key, "right") - np.searchsorted(keys, self._plain_key, "left")
-            clipped = np.minimum(self._plain_count, found)
+            # occurrences come pair by pair: counting them first leaves fewer, sorted keys to look up
+            keys, counts = unique_counts(occ_key)
+            at = np.minimum(np.searchsorted(self._types, keys), len(self._types) - 1)
+            hit = self._types[at] == keys
+            found = np.zeros(len(self._types), dtype=np.int64)
+            found[at[hit]] = counts[hit]
+            clipped = np.minimum(self._plain_count, found[self._plain_type])
             matched += np.bincount(self._plain_row, weights=clipped, minlength=self.rows).astype(np.int64)
         if len(self._gap_row):
             keep = self._is_gap_part[occ_node]

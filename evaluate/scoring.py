@@ -38,26 +38,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
+from itertools import chain, compress, repeat
 
 import numpy as np
-import sacrebleu
 
 from checkpoints.errors import CorpusMismatch, SuiteError
 from checkpoints.evaluate.explain import CheckpointExplanation, explain
 from checkpoints.evaluate.matching import (
+    ASTERISK,
     DEFAULT_MAX_ORDER,
     MatchMode,
     ReferenceIndex,
-    candidate_match_tokens,
+    TextEncoder,
+    gather,
     match_mode,
-    normalize_tokens,
     normalizer,
     order_label,
-    reference_match_tokens,
+    reference_parts,
+    unique_counts,
 )
-from checkpoints.model import CheckPoint, Level, SuiteData
-from checkpoints.tokenizers import bleu_tokenizer, default_match_tokenizer, get_tokenizer
+from checkpoints.model import GAP, CheckPoint, Level, SuiteData
+from checkpoints.tokenizers import bleu_tokenizer, default_match_tokenizer
 
 MATCHED, TOTAL, TRANSLATION_LENGTH, REFERENCE_LENGTH, PAIRS = range(5)
 """Columns of the per-pair statistics."""
@@ -152,14 +153,74 @@ class SystemReport:
         }
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class CheckpointColumns:
+    """Check-points column by column: what scoring reads, without an object per check-point.
+
+    Check-point ``i`` has the number ``numbers[i]`` (−1 when it has none), is
+    on the pair whose id is ``pair_ids[i]``, in category
+    ``category_names[categories[i]]``, and owns the next ``reference_counts[i]``
+    rows of the reference columns: ``tokens`` (the reference's tokens joined
+    by single spaces, ``*`` for a gap, as the store keeps them) and ``dm``.
+
+    A suite may offer its check-points this way through a
+    ``checkpoint_columns()`` method, as suites loaded from a store do: scoring
+    100,000 check-points then never builds their objects. :meth:`of` makes
+    the columns of check-point objects.
+    """
+
+    numbers: np.ndarray
+    pair_ids: np.ndarray
+    categories: np.ndarray
+    category_names: list[str]
+    reference_counts: np.ndarray
+    tokens: list[str]
+    dm: np.ndarray
+
+    @classmethod
+    def of(cls, checkpoints: Sequence[CheckPoint]) -> CheckpointColumns:
+        count = len(checkpoints)
+        names: dict[str, int] = {}
+        codes = np.fromiter((names.setdefault(cp.category, len(names)) for cp in checkpoints), dtype=np.int64, count=count)
+        references = [cp.references for cp in checkpoints]
+        rows = list(chain.from_iterable(references))
+        return cls(
+            numbers=np.fromiter((-1 if cp.id is None else cp.id for cp in checkpoints), dtype=np.int64, count=count),
+            pair_ids=np.fromiter((cp.pair_id for cp in checkpoints), dtype=np.int64, count=count),
+            categories=codes,
+            category_names=list(names),
+            reference_counts=np.fromiter(map(len, references), dtype=np.int64, count=count),
+            tokens=[" ".join(reference.tokens) for reference in rows],
+            dm=np.fromiter((reference.dm for reference in rows), dtype=np.float64, count=len(rows)),
+        )
+
+
+def checkpoint_count(suite: SuiteData) -> int:
+    """How many check-points a suite has, without building them when it offers columns."""
+    offered = getattr(suite, "checkpoint_columns", None)
+    columns = offered() if callable(offered) else None
+    return len(columns.numbers) if isinstance(columns, CheckpointColumns) else len(suite.checkpoints)
+
+
+def suite_columns(suite: SuiteData) -> CheckpointColumns:
+    """The suite's check-points as columns: those it offers, else made from its objects."""
+    offered = getattr(suite, "checkpoint_columns", None)
+    columns = offered() if callable(offered) else None
+    return columns if isinstance(columns, CheckpointColumns) else CheckpointColumns.of(suite.checkpoints)
+
+
 class CheckpointScorer:
     """A suite compiled for matching under one tokenizer, granularity and category selection.
 
-    ``checkpoints`` are the evaluated check-points in suite order;
+    ``checkpoints`` are the evaluated check-points in suite order
+    (``checkpoint_numbers`` their numbers, read without building them);
     ``pair_positions`` the positions (in ``suite.pairs``, = lines of a system
     output) of the sentence pairs that carry them — the evaluated set, whose
     pairs are the items of significance tests.
     """
+
+    _CACHED_OUTPUTS = 8
+    """System outputs whose tokenization is kept for :meth:`bleu` after :meth:`score`."""
 
     def __init__(
         self,
@@ -173,20 +234,36 @@ class CheckpointScorer:
         self.suite = suite
         self.max_order = max_order
         self.tokenize = tokenize or default_match_tokenizer(suite.target_lang)
-        self._tokenizer = get_tokenizer(self.tokenize)
+        self._encoder = TextEncoder(self.tokenize)
         self.match = match_mode(match)
         self._normalize = normalizer(self.match, suite.target_lang)
-        self.checkpoints = self._select(categories)
+        self._columns = suite_columns(suite)
+        self._selection = self._select(categories)
+        self.checkpoint_numbers = self._columns.numbers[self._selection]
+        self._checkpoints: list[CheckPoint] | None = None
         self._layout()
-        self._compile_references()
-        self._candidate_ids: dict[str, int] = {}
+        self._index: ReferenceIndex | None = None  # compiled by the first score(): rebuilding stored scores needs none
+        self._candidate_cache: dict[int, tuple[list[str], np.ndarray, np.ndarray]] = {}
+        self._bleu_encoder = self._encoder if self.bleu_tokenize == self.tokenize else TextEncoder(self.bleu_tokenize)
+        self._bleu_references: BleuReferences | None = None
 
     # -- compilation ----------------------------------------------------------
 
-    def _select(self, categories: Sequence[str] | None) -> list[CheckPoint]:
+    @property
+    def checkpoints(self) -> list[CheckPoint]:
+        """The evaluated check-points in suite order (a stored suite builds them on first use)."""
+        if self._checkpoints is None:
+            every = self.suite.checkpoints
+            self._checkpoints = [every[i] for i in self._selection.tolist()]
+        return self._checkpoints
+
+    def _select(self, categories: Sequence[str] | None) -> np.ndarray:
+        """Positions (in the suite's check-points) of those to evaluate."""
+        columns = self._columns
         known = [category.name for category in self.suite.categories]
         listing = ", ".join(known) or "none"
-        stray = sorted({cp.category for cp in self.suite.checkpoints} - set(known))
+        codes = np.flatnonzero(np.bincount(columns.categories, minlength=len(columns.category_names)))
+        stray = sorted({columns.category_names[code] for code in codes.tolist()} - set(known))
         if stray:
             raise SuiteError(f"suite {self.suite.name!r} has check-points of unknown categories: {', '.join(stray)}")
         if categories is not None:
@@ -194,10 +271,11 @@ class CheckpointScorer:
             if missing:
                 raise SuiteError(f"no category {missing[0]!r} in suite {self.suite.name!r} (categories: {listing})")
             wanted = set(categories)
-            selected = [cp for cp in self.suite.checkpoints if cp.category in wanted]
+            chosen = [code for code, name in enumerate(columns.category_names) if name in wanted]
+            selected = np.flatnonzero(np.isin(columns.categories, chosen))
         else:
-            selected = list(self.suite.checkpoints)
-        if not selected:
+            selected = np.arange(len(columns.numbers), dtype=np.int64)
+        if not selected.size:
             what = f"categories {', '.join(categories)}" if categories else "the suite"
             raise SuiteError(f"no check-points to evaluate in {what} of suite {self.suite.name!r}")
         return selected
@@ -205,30 +283,29 @@ class CheckpointScorer:
     def _layout(self) -> None:
         """Pairs, scopes and check-point memberships: everything that needs no matching."""
         suite = self.suite
+        columns = self._columns
         position_of = {pair.id: position for position, pair in enumerate(suite.pairs)}
-        try:
-            global_pairs = np.array([position_of[cp.pair_id] for cp in self.checkpoints], dtype=np.int64)
-        except KeyError as error:
-            raise SuiteError(f"a check-point refers to pair {error.args[0]}, which suite {suite.name!r} lacks") from None
+        pair_ids = columns.pair_ids[self._selection].tolist()
+        global_pairs = np.fromiter(map(position_of.get, pair_ids, repeat(-1)), dtype=np.int64, count=len(pair_ids))
+        if (global_pairs < 0).any():
+            lacking = pair_ids[int(np.argmax(global_pairs < 0))]
+            raise SuiteError(f"a check-point refers to pair {lacking}, which suite {suite.name!r} lacks")
         self.pair_positions, self.checkpoint_pair = np.unique(global_pairs, return_inverse=True)
-        self.checkpoint_pair = self.checkpoint_pair.astype(np.int64)
+        self.checkpoint_pair = self.checkpoint_pair.astype(np.int64).reshape(-1)
 
-        used = {cp.category for cp in self.checkpoints}
+        codes = columns.categories[self._selection]
+        used = {columns.category_names[code] for code in np.flatnonzero(np.bincount(codes)).tolist()}
         categories = [c for c in suite.categories if c.name in used]
         levels = [level for level in Level if any(c.level is level for c in categories)]
         self.scopes: list[Scope] = [Scope(ScopeKind.TAXONOMY, suite.taxonomy or suite.name)]
         self.scopes += [Scope(ScopeKind.GROUP, level.value) for level in levels]
         self.scopes += [Scope(ScopeKind.CATEGORY, c.name) for c in categories]
         scope_index = {scope: i for i, scope in enumerate(self.scopes)}
-        level_of = {c.name: c.level for c in categories}
-        category_scope = np.array(
-            [scope_index[Scope(ScopeKind.CATEGORY, cp.category)] for cp in self.checkpoints], dtype=np.int64
-        )
-        group_scope = np.array(
-            [scope_index[Scope(ScopeKind.GROUP, level_of[cp.category].value)] for cp in self.checkpoints],
-            dtype=np.int64,
-        )
-        count = len(self.checkpoints)
+        category_scope_of = {c.name: scope_index[Scope(ScopeKind.CATEGORY, c.name)] for c in categories}
+        group_scope_of = {c.name: scope_index[Scope(ScopeKind.GROUP, c.level.value)] for c in categories}
+        count = len(codes)
+        category_scope = np.array([category_scope_of.get(name, -1) for name in columns.category_names], dtype=np.int64)[codes]
+        group_scope = np.array([group_scope_of.get(name, -1) for name in columns.category_names], dtype=np.int64)[codes]
         self._member_checkpoint = np.tile(np.arange(count, dtype=np.int64), 3)
         self._member_scope = np.concatenate([np.zeros(count, dtype=np.int64), group_scope, category_scope])
         width = len(self.scopes)
@@ -237,56 +314,122 @@ class CheckpointScorer:
         self.in_scope = (np.bincount(self._member_cell, minlength=cells) > 0).reshape(-1, width).astype(np.float64)
         self.scope_checkpoints = np.bincount(self._member_scope, minlength=width)
 
-        lengths = []
-        for position in self.pair_positions:
-            pair = suite.pairs[int(position)]
+        texts: list[str] = []
+        owners: list[int] = []
+        for local, position in enumerate(self.pair_positions.tolist()):
+            pair = suite.pairs[position]
             if not pair.references:
                 raise SuiteError(f"pair {pair.id} of suite {suite.name!r} has no reference translation")
-            lengths.append(np.mean([len(self._tokenizer(ref.text)) for ref in pair.references]))
-        self.reference_lengths = np.asarray(lengths, dtype=np.float64)
+            texts.extend(reference.text for reference in pair.references)
+            owners.extend([local] * len(pair.references))
+        _, lengths = self._encoder.encode(texts)
+        pairs = len(self.pair_positions)
+        self.reference_lengths = np.bincount(owners, weights=lengths, minlength=pairs) / np.bincount(owners, minlength=pairs)
 
-    def _compile_references(self) -> None:
-        normalize = lru_cache(maxsize=2**16)(self._normalize)
+    def compile(self) -> ReferenceIndex:
+        """The selected check-points' references as one :class:`ReferenceIndex`, built on first use.
 
-        @lru_cache(maxsize=2**16)  # word-level references repeat ("the", "de", ...)
-        def prepare(tokens: tuple[str, ...]) -> list[str]:
-            return normalize_tokens(reference_match_tokens(tokens, self._tokenizer), normalize)
+        :meth:`score` calls it; scores rebuilt from stored results never need it.
+        """
+        if self._index is None:
+            self._index = self._compile_references()
+        return self._index
+
+    def _compile_references(self) -> ReferenceIndex:
+        """Every reference of the selected check-points into one :class:`ReferenceIndex`.
+
+        Reference tokens are stored as the parser cut them; for matching, each
+        gap-free stretch is re-cut by the match tokenizer
+        (:func:`~checkpoints.evaluate.matching.reference_match_tokens`). Under a
+        chunk-wise tokenizer that is each token's words in turn, so all
+        references are encoded at once, token by distinct token.
+        """
+        columns = self._columns
+        per_checkpoint = columns.reference_counts[self._selection]
+        every_first = np.cumsum(columns.reference_counts) - columns.reference_counts
+        chosen = gather(np.arange(len(columns.tokens), dtype=np.int64), every_first[self._selection], per_checkpoint)
+        texts = columns.tokens if len(chosen) == len(columns.tokens) else [columns.tokens[i] for i in chosen.tolist()]
+        first_row = np.cumsum(per_checkpoint) - per_checkpoint
+        self._row_position = np.arange(len(chosen), dtype=np.int64) - np.repeat(first_row, per_checkpoint)
+        self._row_dm = columns.dm[chosen]
+        row_pair = np.repeat(self.checkpoint_pair, per_checkpoint)
+        rows = len(chosen)
+
+        if self._encoder.chunkwise:
+            tokens_per_row = np.fromiter(map(str.count, texts, repeat(" ")), dtype=np.int64, count=rows) + 1
+            tokens_per_row[np.fromiter(map(len, texts), dtype=np.int64, count=rows) == 0] = 0
+            joined = " ".join(filter(None, texts))
+            tokens = joined.split(" ") if joined else []
+            is_gap = np.array(tokens, dtype=object) == GAP if tokens else np.zeros(0, dtype=bool)
+            raw, words_per_token = self._encoder.encode(list(compress(tokens, (~is_gap).tolist())))
+            # words of one part share their row and the number of gaps seen before them
+            token_row = np.repeat(np.arange(rows, dtype=np.int64), tokens_per_row)[~is_gap]
+            word_row = np.repeat(token_row, words_per_token)
+            word_stretch = np.repeat(np.cumsum(is_gap)[~is_gap], words_per_token)
+            starts = np.ones(len(raw), dtype=bool)
+            starts[1:] = (word_row[1:] != word_row[:-1]) | (word_stretch[1:] != word_stretch[:-1])
+            part_first = np.flatnonzero(starts)
+            part_lengths = np.diff(np.append(part_first, len(raw)))
+            part_rows = word_row[part_first]
+        else:
+            stretches: list[str] = []
+            owners: list[int] = []
+            for row, text in enumerate(texts):
+                for part in reference_parts(text.split(" ") if text else []):
+                    stretches.append(" ".join(part))
+                    owners.append(row)
+            raw, part_lengths = self._encoder.encode(stretches)
+            kept = part_lengths > 0
+            part_rows, part_lengths = np.asarray(owners, dtype=np.int64)[kept], part_lengths[kept]
 
         index = ReferenceIndex(self.max_order)
-        rows_checkpoint: list[int] = []
-        rows_position: list[int] = []
-        rows_dm: list[float] = []
-        first_row = np.zeros(len(self.checkpoints), dtype=np.int64)
-        row_count = np.zeros(len(self.checkpoints), dtype=np.int64)
-        for number, checkpoint in enumerate(self.checkpoints):
-            first_row[number] = len(rows_checkpoint)
-            row_count[number] = len(checkpoint.references)
-            pair = int(self.checkpoint_pair[number])
-            for position, reference in enumerate(checkpoint.references):
-                index.add(pair, prepare(tuple(reference.tokens)))
-                rows_checkpoint.append(number)
-                rows_position.append(position)
-                rows_dm.append(float(reference.dm))
+        self._raw_to_index = np.full(len(self._encoder.words), -1, dtype=np.int64)
+        distinct = np.flatnonzero(np.bincount(raw, minlength=len(self._encoder.words)))
+        self._raw_to_index[distinct] = [index.intern(self._normal_form(self._encoder.words[i])) for i in distinct.tolist()]
+        index.add_rows(row_pair, part_rows, part_lengths, self._raw_to_index[raw])
         index.freeze()
-        self._index = index
-        self._row_position = np.asarray(rows_position, dtype=np.int64)
-        self._row_dm = np.asarray(rows_dm, dtype=np.float64)
-        self._has_rows = row_count > 0
+        self._has_rows = per_checkpoint > 0
         self._starts = first_row[self._has_rows]
-        self._row_segment = np.repeat(np.arange(len(self._starts)), row_count[self._has_rows])
+        self._row_segment = np.repeat(np.arange(len(self._starts)), per_checkpoint[self._has_rows])
+        return index
+
+    def _normal_form(self, word: str) -> str:
+        """A tokenizer word as matching compares it: a ``*`` word is a literal asterisk, then the granularity."""
+        return self._normalize(ASTERISK if word == GAP else word)
 
     # -- scoring --------------------------------------------------------------
 
-    def _word_ids(self, words: Sequence[str]) -> list[int]:
-        """Interned ids of candidate words (0 = in no reference), normalised once per distinct word."""
-        ids = self._candidate_ids
-        out: list = list(map(ids.get, words))  # None where the word is new
-        if None in out:
-            for i, found in enumerate(out):
-                if found is None:
-                    word = words[i]
-                    out[i] = ids[word] = self._index.word_id(self._normalize(word))
-        return out
+    def _index_ids(self, raw: np.ndarray) -> np.ndarray:
+        """Index word ids (0 = in no reference) of match-tokenizer word ids, normalised once per word."""
+        mapping = self._raw_to_index
+        words = self._encoder.words
+        if len(mapping) < len(words):
+            mapping = self._raw_to_index = np.concatenate(
+                (mapping, np.full(len(words) - len(mapping), -1, dtype=np.int64))
+            )
+        unknown = np.flatnonzero(np.bincount(raw[mapping[raw] < 0], minlength=len(words)))
+        if unknown.size:
+            index = self._index
+            assert index is not None
+            mapping[unknown] = [index.word_id(self._normal_form(words[i])) for i in unknown.tolist()]
+        return mapping[raw]
+
+    def _candidates(self, translations: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Match-tokenizer word ids and lengths of the evaluated pairs' translations.
+
+        The last few systems' are kept (by the output's identity, checked
+        line by line): :meth:`score` and :meth:`bleu` of one output then
+        tokenize it once when BLEU uses the match tokenizer.
+        """
+        lines = [translations[position] for position in self.pair_positions.tolist()]
+        cached = self._candidate_cache.get(id(translations))
+        if cached is not None and cached[0] == lines:
+            return cached[1], cached[2]
+        ids, lengths = self._encoder.encode(lines)
+        if len(self._candidate_cache) >= self._CACHED_OUTPUTS:
+            self._candidate_cache.pop(next(iter(self._candidate_cache)))
+        self._candidate_cache[id(translations)] = (lines, ids, lengths)
+        return ids, lengths
 
     def _check_length(self, translations: Sequence[str]) -> None:
         if len(translations) != len(self.suite.pairs):
@@ -298,18 +441,15 @@ class CheckpointScorer:
     def score(self, translations: Sequence[str]) -> SystemScores:
         """Match one system output (one line per suite pair, in pair order)."""
         self._check_length(translations)
-        candidates = []
-        lengths = np.empty(len(self.pair_positions), dtype=np.float64)
-        for local, position in enumerate(self.pair_positions):
-            words = candidate_match_tokens(translations[int(position)], self._tokenizer)
-            lengths[local] = len(words)
-            candidates.append(self._word_ids(words))
-        matched_rows = self._index.match(candidates)
-        totals = self._index.totals
+        index = self.compile()
+        raw, word_counts = self._candidates(translations)
+        lengths = word_counts.astype(np.float64)
+        matched_rows = index.match_words(self._index_ids(raw), word_counts)
+        totals = index.totals
         ratio = np.divide(
             self._row_dm * matched_rows, totals, out=np.zeros(len(totals)), where=totals > 0
         )
-        count = len(self.checkpoints)
+        count = len(self._selection)
         chosen_row = np.full(count, -1, dtype=np.int64)
         if len(self._starts):
             best = np.maximum.reduceat(ratio, self._starts)
@@ -333,9 +473,21 @@ class CheckpointScorer:
         return bleu_tokenizer(self.tokenize, self.suite.target_lang)
 
     def bleu(self, translations: Sequence[str]) -> float:
-        """sacreBLEU corpus BLEU (0–100) on the evaluated pairs, all references (see :attr:`bleu_tokenize`)."""
+        """sacreBLEU corpus BLEU (0–100) on the evaluated pairs, all references (see :attr:`bleu_tokenize`).
+
+        The references are prepared on the first call and kept for the next systems.
+        """
         self._check_length(translations)
-        return system_bleu(translations, self.suite, self.pair_positions.tolist(), self.bleu_tokenize)
+        if self._bleu_references is None:
+            self._bleu_references = BleuReferences(
+                [[reference.text for reference in self.suite.pairs[p].references] for p in self.pair_positions.tolist()],
+                self._bleu_encoder,
+            )
+        if self._bleu_encoder is self._encoder and self._encoder.chunkwise:  # trailing spaces cut no chunk
+            ids, lengths = self._candidates(translations)
+        else:
+            ids, lengths = self._bleu_encoder.encode([translations[p].rstrip() for p in self.pair_positions.tolist()])
+        return self._bleu_references.score(ids, lengths)
 
     def explain(self, checkpoint: CheckPoint, translation: str) -> CheckpointExplanation:
         """Drill-down for one check-point under this scorer's tokenizer and granularity."""
@@ -347,7 +499,7 @@ class CheckpointScorer:
     def signature(self) -> str:
         return (
             f"match:{self.match.value}|tok:{self.tokenize}|order:{order_label(self.max_order)}"
-            f"|checkpoints:{len(self.checkpoints)}"
+            f"|checkpoints:{len(self._selection)}"
         )
 
 
@@ -423,11 +575,117 @@ def system_bleu(
     leave the missing ones out (sacreBLEU's variable-reference mode).
     """
     positions = range(len(suite.pairs)) if pairs is None else pairs
-    chosen = [suite.pairs[p] for p in positions]
-    hypotheses = [translations[p] for p in positions]
-    width = max((len(pair.references) for pair in chosen), default=0)
-    streams: list[list[str | None]] = [
-        [pair.references[i].text if i < len(pair.references) else None for pair in chosen] for i in range(width)
-    ]
-    return float(sacrebleu.BLEU(tokenize=tokenize).corpus_score(hypotheses, streams).score)  # type: ignore[arg-type]
+    encoder = TextEncoder(tokenize)
+    references = BleuReferences([[ref.text for ref in suite.pairs[p].references] for p in positions], encoder)
+    return references.score(*encoder.encode([translations[p].rstrip() for p in positions]))
 
+
+class BleuReferences:
+    """The reference side of sacreBLEU's corpus BLEU, prepared once for any number of systems.
+
+    sacreBLEU counts, per segment, every hypothesis n-gram of orders 1–4 up to
+    its largest count in any one reference of the segment, and takes the
+    reference length closest to the hypothesis length (the shorter on ties);
+    the score is then :meth:`sacrebleu.metrics.bleu.BLEU.compute_bleu` of the
+    summed counts with sacreBLEU's default ``exp`` smoothing. Here the counts
+    are found for all segments at once on word ids: reference n-grams are
+    numbered level by level (an n-gram is its prefix's number and its last
+    word), a hypothesis n-gram is looked up the same way, and clipping is an
+    ``np.minimum`` over (segment, n-gram) keys. :meth:`statistics` gives
+    sacreBLEU's per-segment statistics exactly (tests compare them).
+
+    ``references[s]`` are segment ``s``'s reference texts (None for a missing
+    one); texts are right-stripped before tokenizing, as sacreBLEU does.
+    """
+
+    ORDER = 4
+
+    def __init__(self, references: Sequence[Sequence[str | None]], encoder: TextEncoder) -> None:
+        self.encoder = encoder
+        self.segments = len(references)
+        texts: list[str] = []
+        owners: list[int] = []
+        for segment, texts_of_segment in enumerate(references):
+            for text in texts_of_segment:
+                if text is not None:
+                    texts.append(text.rstrip())
+                    owners.append(segment)
+        ids, lengths = encoder.encode(texts)
+        segment_of = np.asarray(owners, dtype=np.int64)
+        per_segment = np.bincount(segment_of, minlength=self.segments)
+        if (per_segment == 0).any():
+            raise ValueError("every segment needs at least one reference")
+        rank = np.arange(len(texts)) - (np.cumsum(per_segment) - per_segment)[segment_of]
+        self._reference_lengths = np.full((self.segments, int(per_segment.max(initial=1))), np.iinfo(np.int32).max, dtype=np.int64)
+        self._reference_lengths[segment_of, rank] = lengths
+        self._width = len(encoder.words)  # words seen later appear in no reference
+
+        text_of_word = np.repeat(np.arange(len(texts), dtype=np.int64), lengths)
+        remaining = np.cumsum(lengths)[text_of_word] - np.arange(len(ids))
+        self._level_keys: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]  # per order > 1: sorted (prefix·width + word)
+        self._sizes: list[int] = [self._width]
+        self._max_keys: list[np.ndarray] = []  # per order: sorted segment·size + n-gram
+        self._max_counts: list[np.ndarray] = []
+        positions, grams = np.arange(len(ids), dtype=np.int64), ids
+        for order in range(1, self.ORDER + 1):
+            if order > 1:
+                longer = remaining[positions] >= order
+                positions = positions[longer]
+                unique, grams = np.unique(grams[longer] * self._width + ids[positions + order - 1], return_inverse=True)
+                grams = grams.reshape(-1)
+                self._level_keys.append(unique)
+                self._sizes.append(len(unique))
+            size = self._sizes[-1]
+            keys, counts = unique_counts(text_of_word[positions] * size + grams)
+            per_segment_keys = segment_of[keys // size] * size + keys % size
+            order_by = np.argsort(per_segment_keys, kind="stable")
+            per_segment_keys, counts = per_segment_keys[order_by], counts[order_by]
+            first = np.flatnonzero(np.append(True, per_segment_keys[1:] != per_segment_keys[:-1]))[: len(per_segment_keys)]
+            self._max_keys.append(per_segment_keys[first])
+            self._max_counts.append(np.maximum.reduceat(counts, first) if len(first) else counts)
+
+    def statistics(self, ids: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """sacreBLEU's per-segment statistics ``[hyp_len, ref_len, correct_1..4, total_1..4]``
+        of hypotheses given as word ids (from the same encoder) and word counts."""
+        if len(lengths) != self.segments:
+            raise CorpusMismatch(f"{len(lengths)} hypotheses for {self.segments} reference segments")
+        stats = np.zeros((self.segments, 2 + 2 * self.ORDER), dtype=np.int64)
+        stats[:, 0] = lengths
+        distance = np.abs(lengths[:, None] - self._reference_lengths)
+        closest = np.argmin(distance * 2**32 + self._reference_lengths, axis=1)
+        stats[:, 1] = self._reference_lengths[np.arange(self.segments), closest]
+        segment_of = np.repeat(np.arange(self.segments, dtype=np.int64), lengths)
+        remaining = np.cumsum(lengths)[segment_of] - np.arange(len(ids))
+        known = ids < self._width
+        positions, grams = np.flatnonzero(known), ids[known]
+        for order in range(1, self.ORDER + 1):
+            if order > 1:
+                longer = remaining[positions] >= order
+                positions, grams = positions[longer], grams[longer]
+                following = ids[positions + order - 1]
+                keys = grams * self._width + following
+                table = self._level_keys[order - 1]
+                at = np.minimum(np.searchsorted(table, keys), max(len(table) - 1, 0))
+                found = (following < self._width) & (table[at] == keys) if len(table) else np.zeros(len(keys), dtype=bool)
+                positions, grams = positions[found], at[found]
+            size = self._sizes[order - 1]
+            keys, counts = unique_counts(segment_of[positions] * size + grams)
+            table, most = self._max_keys[order - 1], self._max_counts[order - 1]
+            at = np.minimum(np.searchsorted(table, keys), max(len(table) - 1, 0))
+            clipped = np.where(table[at] == keys, np.minimum(counts, most[at]), 0) if len(table) else np.zeros(len(keys), dtype=np.int64)
+            stats[:, 1 + order] = np.bincount(keys // size, weights=clipped, minlength=self.segments).astype(np.int64)
+            stats[:, 1 + self.ORDER + order] = np.maximum(lengths - order + 1, 0)
+        return stats
+
+    def score(self, ids: np.ndarray, lengths: np.ndarray) -> float:
+        """Corpus BLEU (0–100): sacreBLEU's own formula on the summed statistics."""
+        from sacrebleu.metrics.bleu import BLEU
+
+        sums = [int(value) for value in self.statistics(ids, lengths).sum(axis=0)]
+        order = self.ORDER
+        return float(
+            BLEU.compute_bleu(
+                correct=sums[2 : 2 + order], total=sums[2 + order :], sys_len=sums[0], ref_len=sums[1],
+                smooth_method="exp", max_ngram_order=order,
+            ).score
+        )

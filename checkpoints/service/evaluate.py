@@ -13,21 +13,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from sqlalchemy.orm import Session
 
 from checkpoints.db.repo import (
     SystemResults,
     find_suite,
     latest_results,
     load_suite,
+    pair_row_ids,
     store_run,
     store_system_results,
-    suite_row_ids,
     system_row,
 )
 from checkpoints.db.session import transaction
 from checkpoints.errors import InputError, SuiteError, UsageError
 from checkpoints.evaluate.matching import DEFAULT_MAX_ORDER, MatchMode, order_label, parse_max_order
-from checkpoints.evaluate.scoring import CheckpointScorer, SystemReport, SystemScores
+from checkpoints.evaluate.scoring import (
+    CheckpointScorer,
+    SystemReport,
+    SystemScores,
+    checkpoint_count,
+)
 from checkpoints.gcpause import paused_gc
 from checkpoints.io.text import read_sentences
 from checkpoints.model import SuiteData
@@ -71,7 +77,7 @@ def run_signature(suite: SuiteData, scorer: CheckpointScorer) -> Signature:
         tok=scorer.tokenize,
         match=scorer.match.value,
         order=order_label(scorer.max_order),
-        checkpoints=len(scorer.checkpoints),
+        checkpoints=len(scorer.checkpoint_numbers),
     )
 
 
@@ -93,16 +99,14 @@ def evaluate_systems(
         raise UsageError("no system to evaluate: give at least one NAME=FILE")
     with engine_for(store) as engine, paused_gc(), transaction(engine) as session:
         suite = load_suite(session, suite_name)
-        if not suite.checkpoints:
+        if not checkpoint_count(suite):
             raise SuiteError(f"suite {suite.name!r} has no check-points: nothing to evaluate")
         outputs = read_system_outputs(systems, suite)
         scorer = CheckpointScorer(suite, tokenize=tokenize, match=match, categories=categories, max_order=max_order)
         scores = {name: scorer.score(lines) for name, lines in outputs.items()}
         reports = {name: result.report() for name, result in scores.items()}
         bleu = {name: scorer.bleu(lines) for name, lines in outputs.items()}
-        signature = run_signature(suite, scorer)
-        evaluation = Evaluation(suite, scorer, scores, reports, bleu, signature)
-        suite_id = find_suite(session, suite.name).id
+        evaluation = Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer))
         options = {
             "match": scorer.match.value,
             "tokenize": scorer.tokenize,
@@ -110,33 +114,51 @@ def evaluate_systems(
             "categories": list(categories) if categories else None,
             "systems": {name: str(path) for name, path in systems},
         }
-        run_id = store_run(session, suite_id, "evaluate", options, signature.format(), evaluation_json(evaluation))
-        evaluation.run_ids = dict.fromkeys(scores, run_id)
-        pair_ids, checkpoint_ids = suite_row_ids(session, suite_id)
-        positions = [int(p) for p in scorer.pair_positions]
-        reference_lengths = scorer.reference_lengths
-        numbers = [cp.id for cp in scorer.checkpoints]
-        for name, result in scores.items():
-            store_system_results(
-                session,
-                run_id,
-                system_row(session, suite_id, name).id,
-                pair_ids=[pair_ids[p] for p in positions],
-                translations=[outputs[name][p] for p in positions],
-                translation_lengths=result.translation_lengths.tolist(),
-                reference_lengths=reference_lengths.tolist(),
-                checkpoint_ids=[checkpoint_ids[n] for n in numbers],
-                chosen=result.chosen.tolist(),
-                dm=result.dm.tolist(),
-                matched=result.matched.tolist(),
-                total=result.total.tolist(),
-                scopes=[
-                    {"scope": line.scope.kind.value, "name": line.scope.name, "checkpoints": line.checkpoints,
-                     "recall": line.recall, "penalty": line.penalty, "score": line.score}
-                    for line in reports[name].scopes
-                ],
-            )
+        store_evaluation(session, evaluation, outputs, options)
     return evaluation
+
+
+def store_evaluation(
+    session: Session, evaluation: Evaluation, outputs: Mapping[str, Sequence[str]], options: dict[str, object]
+) -> int:
+    """Store a run (its options, signature and report) and every system's results; returns the run id.
+
+    Per system: the translations of the evaluated pairs with their lengths (a
+    row per pair), the check-points' r*, DM and counts (one row of packed
+    arrays), and the scope scores.
+    """
+    scorer = evaluation.scorer
+    suite_id = find_suite(session, evaluation.suite.name).id
+    run_id = store_run(
+        session, suite_id, "evaluate", options, evaluation.signature.format(), evaluation_json(evaluation)
+    )
+    evaluation.run_ids = dict.fromkeys(evaluation.scores, run_id)
+    row_of = pair_row_ids(session, suite_id)
+    positions = scorer.pair_positions.tolist()
+    pair_ids = [row_of[p] for p in positions]
+    numbers = scorer.checkpoint_numbers
+    for name, result in evaluation.scores.items():
+        lines = outputs[name]
+        store_system_results(
+            session,
+            run_id,
+            system_row(session, suite_id, name).id,
+            pair_ids=pair_ids,
+            translations=[lines[p] for p in positions],
+            translation_lengths=result.translation_lengths,
+            reference_lengths=scorer.reference_lengths,
+            checkpoint_numbers=numbers,
+            chosen=result.chosen,
+            dm=result.dm,
+            matched=result.matched,
+            total=result.total,
+            scopes=[
+                {"scope": line.scope.kind.value, "name": line.scope.name, "checkpoints": line.checkpoints,
+                 "recall": line.recall, "penalty": line.penalty, "score": line.score}
+                for line in evaluation.reports[name].scopes
+            ],
+        )
+    return run_id
 
 
 def stored_evaluation(
@@ -153,29 +175,30 @@ def stored_evaluation(
     mode, maximum n-gram order and category selection, or their scores would
     not be comparable.
     """
-    with engine_for(store) as engine, paused_gc(), transaction(engine) as session:
-        suite = load_suite(session, suite_name)
-        suite_id = find_suite(session, suite.name).id
-        stored = {
-            name: latest_results(session, suite_id, name, (runs or {}).get(name)) for name in system_names
-        }
-    settings = {name: _settings(result) for name, result in stored.items()}
-    distinct = set(settings.values())
-    if len(distinct) > 1:
-        described = "; ".join(
-            f"{name}: tokenize={s[0]} match={s[1]} max-order={s[2]} categories={s[3] or 'all'}" for name, s in settings.items()
+    with paused_gc():
+        with engine_for(store) as engine, transaction(engine) as session:
+            suite = load_suite(session, suite_name)
+            suite_id = find_suite(session, suite.name).id
+            stored = {
+                name: latest_results(session, suite_id, name, (runs or {}).get(name)) for name in system_names
+            }
+        settings = {name: _settings(result) for name, result in stored.items()}
+        distinct = set(settings.values())
+        if len(distinct) > 1:
+            described = "; ".join(
+                f"{name}: tokenize={s[0]} match={s[1]} max-order={s[2]} categories={s[3] or 'all'}" for name, s in settings.items()
+            )
+            raise SuiteError(f"the systems were evaluated with different settings and cannot be compared ({described}); re-evaluate them together")
+        tokenize, match, order, categories = distinct.pop()
+        scorer = CheckpointScorer(
+            suite, tokenize=tokenize, match=match, categories=list(categories) if categories else None,
+            max_order=parse_max_order(order),
         )
-        raise SuiteError(f"the systems were evaluated with different settings and cannot be compared ({described}); re-evaluate them together")
-    tokenize, match, order, categories = distinct.pop()
-    scorer = CheckpointScorer(
-        suite, tokenize=tokenize, match=match, categories=list(categories) if categories else None,
-        max_order=parse_max_order(order),
-    )
-    scores = {name: _rebuild(scorer, result) for name, result in stored.items()}
-    reports = {name: score.report() for name, score in scores.items()}
-    bleu = {name: scorer.bleu(result.translations) for name, result in stored.items()}
-    run_ids = {name: result.run_id for name, result in stored.items()}
-    return Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer), run_ids)
+        scores = {name: _rebuild(scorer, result) for name, result in stored.items()}
+        reports = {name: score.report() for name, score in scores.items()}
+        bleu = {name: scorer.bleu(result.translations) for name, result in stored.items()}
+        run_ids = {name: result.run_id for name, result in stored.items()}
+        return Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer), run_ids)
 
 
 def _settings(result: SystemResults) -> tuple[str, str, str, tuple[str, ...]]:
@@ -187,15 +210,12 @@ def _settings(result: SystemResults) -> tuple[str, str, str, tuple[str, ...]]:
 
 
 def _rebuild(scorer: CheckpointScorer, result: SystemResults) -> SystemScores:
-    count = len(scorer.checkpoints)
-    chosen = np.full(count, -1, dtype=np.int64)
-    dm = np.zeros(count)
-    matched = np.zeros(count, dtype=np.int64)
-    total = np.zeros(count, dtype=np.int64)
-    for index, checkpoint in enumerate(scorer.checkpoints):
-        stored = result.checkpoints.get(checkpoint.id)  # type: ignore[arg-type]
-        if stored is None:
-            raise SuiteError(f"run {result.run_id} has no result for check-point {checkpoint.id}: re-evaluate the system")
-        chosen[index], dm[index], matched[index], total[index] = stored
-    lengths = np.array([result.translation_lengths[int(p)] for p in scorer.pair_positions], dtype=np.float64)
+    numbers = scorer.checkpoint_numbers
+    try:
+        chosen, dm, matched, total = result.checkpoints.arrays(numbers)
+    except KeyError as missing:
+        raise SuiteError(
+            f"run {result.run_id} has no result for check-point {missing.args[0]}: re-evaluate the system"
+        ) from None
+    lengths = np.array([result.translation_lengths[p] for p in scorer.pair_positions.tolist()], dtype=np.float64)
     return SystemScores(scorer, chosen, dm, matched, total, lengths)
