@@ -14,8 +14,7 @@ import typer
 
 from checkpoints.cli.common import check_choice, emit, parse_named_files, track
 from checkpoints.errors import UsageError
-from checkpoints.evaluate.meta.correlation import DEFAULT_CRITERIA, Criterion
-from checkpoints.evaluate.resample import DEFAULT_SAMPLES, DEFAULT_SEED
+from checkpoints.evaluate.meta.criteria import DEFAULT_CRITERIA, Criterion
 from checkpoints.tokenizers import TOKENIZERS
 
 GRANULARITIES = ("sys", "doc", "seg")
@@ -71,9 +70,9 @@ def meta(
     granularity: Annotated[str, typer.Option("-g", "--granularity", metavar="sys|doc|seg", help="Level of the correlation.")] = "sys",
     criteria: Annotated[str, typer.Option("--criteria", metavar="NAMES", help=f"Comma-separated: {', '.join(c.value for c in Criterion)}.")] = ",".join(c.value for c in DEFAULT_CRITERIA),
     ci: Annotated[str, typer.Option("--ci", metavar="|".join(CI_METHODS), help="Confidence intervals.")] = "fisher",
-    samples: Annotated[int, typer.Option("--samples", metavar="N", help="Bootstrap resamples.")] = DEFAULT_SAMPLES,
+    samples: Annotated[int, typer.Option("--samples", metavar="N", help="Bootstrap resamples.")] = 1000,
     alpha: Annotated[float, typer.Option("--alpha", metavar="A", help="Significance level: 0.05 gives 95% intervals.")] = 0.05,
-    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the resampling.")] = DEFAULT_SEED,
+    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the resampling.")] = 12345,
     tokenize: Annotated[str | None, typer.Option("--tokenize", metavar="|".join(TOKENIZERS), help="Metric tokenizer \\[default: zh for a Chinese target, else 13a].", show_default=False)] = None,
     case: Annotated[str, typer.Option("--case", metavar="cs|ci", help="Case-sensitive (cs) or case-insensitive (ci) matching.")] = "cs",
     target_lang: Annotated[str | None, typer.Option("--target-lang", metavar="LANG", help="Target language (tokenizer default, stemmers, METEOR); METEOR and ROUGE need it.", show_default=False)] = None,

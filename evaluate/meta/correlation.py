@@ -24,30 +24,18 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable
-from enum import StrEnum
 
 import numpy as np
 from scipy import stats
 
 from checkpoints.errors import UsageError
+from checkpoints.evaluate.meta.criteria import DEFAULT_CRITERIA, Criterion
+
+__all__ = ["CORRELATIONS", "DEFAULT_CRITERIA", "Criterion", "correlate"]
 
 Correlation = Callable[[np.ndarray, np.ndarray], float]
 
 
-class Criterion(StrEnum):
-    """Meta-evaluation criteria that compare metric scores with human scores."""
-
-    PEARSON = "pearson"
-    SPEARMAN = "spearman"
-    KENDALL = "kendall"
-    """Kendall tau-b (ties adjusted), scipy's ``kendalltau(variant="b")``."""
-    KENDALL_WMT = "kendall-wmt"
-    """WMT's pairwise tau: human ties left out, metric ties discordant."""
-    SPEARMAN_ASIYA = "spearman-asiya"
-    """Asiya's Spearman without tie averaging."""
-
-
-DEFAULT_CRITERIA = (Criterion.PEARSON, Criterion.SPEARMAN, Criterion.KENDALL)
 
 
 def _pair(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -215,3 +215,22 @@ def test_the_demo_takes_a_url_and_replaces_a_stale_default_file(run_cli, tmp_pat
     code, out, err = run_cli("demo", "--db", f"sqlite:///{tmp_path / 'url.db'}", "--samples", "20")
     assert code == 0, err
     assert (tmp_path / "url.db").exists() and "SYSTEM (BLEU)" in out
+
+
+def test_the_command_line_loads_no_numeric_library_and_shares_the_resampling_defaults() -> None:
+    """`checkpoints --help` starts fast because no command module imports numpy or scipy at load."""
+    import subprocess
+    import sys
+
+    from checkpoints.cli import command
+    from checkpoints.evaluate.resample import DEFAULT_SAMPLES, DEFAULT_SEED
+
+    code = "import sys, checkpoints.cli; print(sorted({'numpy', 'scipy', 'sqlalchemy', 'torch'} & set(sys.modules)))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
+    root = command()
+    for name in ("compare", "meta", "metrics", "demo"):
+        defaults = {param.name: param.default for param in root.commands[name].params}
+        assert defaults["samples"] == DEFAULT_SAMPLES
+        if "seed" in defaults:
+            assert defaults["seed"] == DEFAULT_SEED
