@@ -36,11 +36,18 @@ _EXPORTS = {
     "show_checkpoints": "checkpoints.service.show",
     "DemoResult": "checkpoints.service.demo",
     "run_demo": "checkpoints.service.demo",
+    "MetricsRequest": "checkpoints.service.metrics",
+    "score_metrics": "checkpoints.service.metrics",
+    "MetaRequest": "checkpoints.service.meta",
+    "MQMJudgments": "checkpoints.service.meta",
+    "AssessmentJudgments": "checkpoints.service.meta",
+    "meta_evaluate": "checkpoints.service.meta",
     "Signature": "checkpoints.signature",
     "CheckpointsError": "checkpoints.errors",
 }
 
 __all__ = [
+    "AssessmentJudgments",
     "BuildRequest",
     "BuildResult",
     "CheckpointsError",
@@ -48,13 +55,18 @@ __all__ = [
     "DemoResult",
     "Drilldown",
     "Evaluation",
+    "MQMJudgments",
+    "MetaRequest",
+    "MetricsRequest",
     "Signature",
     "__version__",
     "align_pairs",
     "build_suite",
     "compare_systems",
     "evaluate_systems",
+    "meta_evaluate",
     "run_demo",
+    "score_metrics",
     "show_checkpoints",
     "store_new_suite",
     "stored_evaluation",
@@ -66,6 +78,13 @@ if TYPE_CHECKING:
     from checkpoints.service.compare import ComparisonResult, compare_systems
     from checkpoints.service.demo import DemoResult, run_demo
     from checkpoints.service.evaluate import Evaluation, evaluate_systems, stored_evaluation
+    from checkpoints.service.meta import (
+        AssessmentJudgments,
+        MetaRequest,
+        MQMJudgments,
+        meta_evaluate,
+    )
+    from checkpoints.service.metrics import MetricsRequest, score_metrics
     from checkpoints.service.show import Drilldown, show_checkpoints
     from checkpoints.service.store import store_new_suite
     from checkpoints.signature import Signature

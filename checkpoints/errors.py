@@ -7,6 +7,7 @@ also derive from the built-in that fits, so library callers may catch either.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 
@@ -55,3 +56,12 @@ class StoreError(CheckpointsError, OSError):
 
 class OutputError(CheckpointsError, OSError):
     """An output file that cannot be written (missing folder, no permission, a directory)."""
+
+
+def check_choice(what: str, value: str, allowed: Sequence[str]) -> str:
+    """``value`` if it is one of ``allowed``, else the one-line error every choice gives:
+    ``WHAT 'value': choose a, b or c`` (WHAT is an option on the command line, a name in the library)."""
+    if value not in allowed:
+        choices = ", ".join(allowed[:-1]) + f" or {allowed[-1]}" if len(allowed) > 1 else allowed[0]
+        raise UsageError(f"{what} {value!r}: choose {choices}")
+    return value

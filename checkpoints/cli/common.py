@@ -21,7 +21,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from checkpoints.errors import UsageError
+from checkpoints.errors import UsageError, check_choice
 from checkpoints.io.files import write_atomic
 
 if TYPE_CHECKING:
@@ -136,14 +136,6 @@ def emit(content: object, output: Path | None) -> None:
         console.print(content, crop=False)
         text = console.file.getvalue()  # type: ignore[attr-defined]
     write_atomic(output, text)
-
-
-def check_choice(option: str, value: str, allowed: Sequence[str]) -> str:
-    """``value`` if it is one of ``allowed``, else the one-line usage error every option gives."""
-    if value not in allowed:
-        choices = ", ".join(allowed[:-1]) + f" or {allowed[-1]}" if len(allowed) > 1 else allowed[0]
-        raise UsageError(f"{option} {value!r}: choose {choices}")
-    return value
 
 
 def check_format(value: str, allowed: tuple[str, ...]) -> None:

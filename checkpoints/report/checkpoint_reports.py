@@ -20,10 +20,10 @@ from checkpoints.evaluate.compare import Comparison, ScopeComparison
 from checkpoints.evaluate.scoring import Scope, ScopeKind, ScopeScore
 from checkpoints.model import Level
 from checkpoints.report.checkpoint_json import comparison_signature
+from checkpoints.report.formats import signature_line
 
 if TYPE_CHECKING:
     from checkpoints.service.evaluate import Evaluation
-    from checkpoints.signature import Signature
 
 GROUP_TITLES = {Level.WORD: "WORDS", Level.PHRASE: "PHRASES", Level.SENTENCE: "SENTENCES"}
 
@@ -47,11 +47,6 @@ def ordered_scopes(evaluation: Evaluation) -> Iterator[tuple[Scope, str]]:
 def _line(evaluation: Evaluation, system: str, scope: Scope) -> ScopeScore:
     report = evaluation.reports[system]
     return next(line for line in report.scopes if line.scope == scope)
-
-
-def signature_line(signature: Signature) -> Text:
-    """A signature on a line of its own, never wrapped: it is copied and compared as one token."""
-    return Text(f"signature: {signature.format()}", no_wrap=True, overflow="ignore", end="\n")
 
 
 def evaluation_table(evaluation: Evaluation) -> Group:

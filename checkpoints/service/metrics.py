@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from checkpoints.errors import UsageError
+from checkpoints.errors import UsageError, check_choice
 from checkpoints.evaluate.metric_runner import MetricReport, SignificanceRequest, Track, run_metrics
 from checkpoints.evaluate.metrics.base import MetricOptions
 from checkpoints.evaluate.metrics.registry import entry, metric_names
@@ -86,14 +86,6 @@ class MetricsRequest:
         if self.function_words is not None:
             extra["function-words"] = str(self.function_words)
         return extra
-
-
-def check_choice(what: str, value: str, allowed: Sequence[str]) -> str:
-    """``value`` if it is one of ``allowed``, else an error naming the value (not an option)."""
-    if value not in allowed:
-        choices = ", ".join(allowed[:-1]) + f" or {allowed[-1]}" if len(allowed) > 1 else allowed[0]
-        raise UsageError(f"{what} {value!r}: choose {choices}")
-    return value
 
 
 def language_dependent(names: Sequence[str]) -> list[str]:

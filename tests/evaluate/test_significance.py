@@ -113,7 +113,7 @@ def test_precomputed_resamples_give_the_same_outcomes() -> None:
 
 
 def test_bad_resampling_requests() -> None:
-    with pytest.raises(UsageError, match="^samples must be at least 1, not 0$"):
+    with pytest.raises(UsageError, match=r"^samples must be at least 1, not 0$"):
         ResampleSpec(samples=0)
     with pytest.raises(UsageError, match="no items"):
         Resampler(0, ResampleSpec())
