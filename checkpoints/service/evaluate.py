@@ -102,6 +102,8 @@ def evaluate_systems(
         if not checkpoint_count(suite):
             raise SuiteError(f"suite {suite.name!r} has no check-points: nothing to evaluate")
         outputs = read_system_outputs(systems, suite)
+        if categories is not None:  # "noun phrase" is "Noun phrase"; an unknown name suggests the closest
+            categories = [suite.resolve_category(name) for name in categories]
         scorer = CheckpointScorer(suite, tokenize=tokenize, match=match, categories=categories, max_order=max_order)
         scores = {name: scorer.score(lines) for name, lines in outputs.items()}
         reports = {name: result.report() for name, result in scores.items()}

@@ -234,3 +234,13 @@ def test_the_command_line_loads_no_numeric_library_and_shares_the_resampling_def
         assert defaults["samples"] == DEFAULT_SAMPLES
         if "seed" in defaults:
             assert defaults["seed"] == DEFAULT_SEED
+
+
+def test_evaluate_resolves_category_names_too(run_cli, demo_suite: dict[str, Path]) -> None:  # type: ignore[no-untyped-def]
+    db = demo_suite["db"]
+    code, out, err = run_cli("evaluate", "--db", db, "--system", f"direct={demo_suite['direct']}",
+                             "--category", "VERB", "--format", "json")
+    assert code == 0, err
+    assert list(json.loads(out)["systems"]["direct"]["categories"]) == ["Verb"]
+    code, _out, err = run_cli("evaluate", "--db", db, "--system", f"direct={demo_suite['direct']}", "--category", "Vrb")
+    assert code == 1 and err == "checkpoints: error: no category 'Vrb' in suite 'd' (did you mean 'Verb'?)\n"
