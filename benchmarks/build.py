@@ -28,21 +28,16 @@ from pathlib import Path
 from checkpoints.cli.common import store_new_suite
 from checkpoints.gcpause import paused_gc
 from checkpoints.service.build import BuildRequest, align_pairs, build_suite_from
+from checkpoints.service.demo import demo_request
 
 DEMO = Path(str(resources.files("checkpoints"))) / "data" / "demo"
 
 
 def request(name: str) -> BuildRequest:
-    return BuildRequest(
-        source_lang="en",
-        target_lang="es",
-        source_conllu=DEMO / "en_pud.conllu.gz",
-        reference_conllu=[DEMO / "es_pud.conllu.gz"],
-        alignments=[DEMO / "en-es.align"],
-        dictionaries=[DEMO / "freedict-eng-spa.index", DEMO / "apertium-eng-spa.tsv"],
-        taxonomy="en",
-        name=name,
-    )
+    """The demo's build request, under another suite name."""
+    demo = demo_request(DEMO)
+    demo.name = name
+    return demo
 
 
 def command(db: Path) -> list[str]:

@@ -11,24 +11,6 @@ from sqlalchemy import func, select
 from checkpoints.db.models import CheckpointResultRow, RunRow
 from checkpoints.db.session import open_engine, transaction
 
-# Zhou et al. 2008, Table 8: one Preposition-object check-point with two references, DM 0.5 each.
-TABLE8_XML = """<?xml version="1.0" encoding="UTF-8"?>
-<suite name="table8" source-lang="zh" target-lang="en" taxonomy="zh">
-  <pair id="1">
-    <source>不过 泰国 总理 戴克辛 誓言 将 继续 在 其 国内 进行 搜寻 。</source>
-    <reference id="1">but thai prime minister thaksin shinawatra vowed that he would still continue the search in this country .</reference>
-    <reference id="2">but thai prime minister thaksin shinawatra vowed that he would still continue the search in his country .</reference>
-    <checkpoint id="1" category="Preposition-object phrase">
-      <span>7 8 9</span>
-      <ref reference="1" dm="0.5">in this country</ref>
-      <ref reference="2" dm="0.5">in his country</ref>
-    </checkpoint>
-  </pair>
-</suite>
-"""
-SYSTEM_A = "but the prime minister of thailand Dex-in vowed to continue in domestic the search.\n"
-SYSTEM_B = "but the prime minister of thailand Dex-in vowed to continue the search in his country.\n"
-
 
 def count(db: Path, model: type) -> int:
     engine = open_engine(db, create=False)
@@ -39,15 +21,12 @@ def count(db: Path, model: type) -> int:
 
 
 @pytest.fixture
-def table8(run_cli, tmp_path: Path) -> dict[str, Path]:  # type: ignore[no-untyped-def]
-    xml, a, b = tmp_path / "table8.xml", tmp_path / "a.txt", tmp_path / "b.txt"
-    xml.write_text(TABLE8_XML, encoding="utf-8")
-    a.write_text(SYSTEM_A, encoding="utf-8")
-    b.write_text(SYSTEM_B, encoding="utf-8")
+def table8(run_cli, tmp_path: Path, table8_inputs: dict[str, Path]) -> dict[str, Path]:  # type: ignore[no-untyped-def]
+    """Zhou Table 8 imported into a database, with Table 9's systems A and B."""
     db = tmp_path / "t8.db"
-    code, _out, err = run_cli("import", "--db", db, xml)
+    code, _out, err = run_cli("import", "--db", db, table8_inputs["xml"])
     assert code == 0, err
-    return {"db": db, "a": a, "b": b}
+    return {"db": db, "a": table8_inputs["a"], "b": table8_inputs["b"], "xml": table8_inputs["xml"]}
 
 
 def test_table9_through_xml_import(run_cli, table8: dict[str, Path]) -> None:  # type: ignore[no-untyped-def]
@@ -148,7 +127,8 @@ def test_evaluate_bad_inputs(run_cli, table8: dict[str, Path], tmp_path: Path, a
 
 def test_empty_suite_and_missing_database(run_cli, tmp_path: Path, table8: dict[str, Path]) -> None:  # type: ignore[no-untyped-def]
     empty = tmp_path / "empty.xml"
-    empty.write_text(TABLE8_XML.split("    <checkpoint")[0] + "  </pair>\n</suite>\n", encoding="utf-8")
+    table8_xml = table8["xml"].read_text(encoding="utf-8")
+    empty.write_text(table8_xml.split("    <checkpoint")[0] + "  </pair>\n</suite>\n", encoding="utf-8")
     db = tmp_path / "empty.db"
     assert run_cli("import", "--db", db, empty)[0] == 0
     code, _out, err = run_cli("evaluate", "--db", db, "--system", f"A={table8['a']}")
