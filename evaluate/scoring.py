@@ -47,6 +47,7 @@ from checkpoints.evaluate.explain import CheckpointExplanation, explain
 from checkpoints.evaluate.matching import (
     ASTERISK,
     DEFAULT_MAX_ORDER,
+    OTHER_WHITESPACE,
     MatchMode,
     ReferenceIndex,
     TextEncoder,
@@ -360,8 +361,14 @@ class CheckpointScorer:
             tokens_per_row[np.fromiter(map(len, texts), dtype=np.int64, count=rows) == 0] = 0
             joined = " ".join(filter(None, texts))
             tokens = joined.split(" ") if joined else []
-            is_gap = np.array(tokens, dtype=object) == GAP if tokens else np.zeros(0, dtype=bool)
-            raw, words_per_token = self._encoder.encode(list(compress(tokens, (~is_gap).tolist())))
+            if OTHER_WHITESPACE.search(joined):  # a token that is several chunks: the general way
+                is_gap = np.array(tokens, dtype=object) == GAP if tokens else np.zeros(0, dtype=bool)
+                raw, words_per_token = self._encoder.encode(list(compress(tokens, (~is_gap).tolist())))
+            else:  # every token is one chunk; a gap is the chunk "*", whose one word is dropped
+                raw, words_per_token, chunk = self._encoder.encode_chunks(tokens)
+                is_gap = chunk == self._encoder.chunk_id(GAP)
+                raw = raw[~np.repeat(is_gap, words_per_token)]
+                words_per_token = words_per_token[~is_gap]
             # words of one part share their row and the number of gaps seen before them
             token_row = np.repeat(np.arange(rows, dtype=np.int64), tokens_per_row)[~is_gap]
             word_row = np.repeat(token_row, words_per_token)

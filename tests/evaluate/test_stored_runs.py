@@ -46,7 +46,7 @@ from checkpoints.model import (
 )
 from checkpoints.service.evaluate import evaluate_systems, stored_evaluation
 
-WORDS = ["the", "The", "cat", "sat", "on", "mat", ",", ".", "don't", "5*3", "*", "Straße", "dog", "a"]
+WORDS = ["the", "The", "cat", "sat", "on", "mat", ",", ".", "don't", "5*3", "*", "Straße", "dog", "a", "x\ty", "1990."]
 
 
 def random_suite(seed: int, pairs: int = 40) -> SuiteData:
@@ -132,6 +132,24 @@ def test_a_stored_suite_scores_from_columns_as_in_memory(stored: tuple[Path, Sui
     assert loaded.checkpoint_columns() is not None  # scoring built no check-point objects
     assert from_columns.checkpoints == from_objects.checkpoints  # built now, on request
     assert loaded.checkpoint_columns() is None
+
+
+@pytest.mark.parametrize(("tokenize", "match", "order"), [("words", "normal", 4), ("13a", "lower", None), ("intl", "stem", 2)])
+def test_scores_agree_with_the_definition_check_point_by_check_point(
+    stored: tuple[Path, SuiteData], tokenize: str, match: str, order: int | None
+) -> None:
+    """The compiled index against :func:`~checkpoints.evaluate.explain.explain`, the executable
+    definition (reference by reference, n-gram by n-gram)."""
+    db, data = stored
+    scorer = CheckpointScorer(load(db), tokenize=tokenize, match=match, max_order=order)
+    system = outputs(data, 4)
+    scores = scorer.score(system)
+    for number, checkpoint in enumerate(scorer.checkpoints):
+        position = next(i for i, pair in enumerate(data.pairs) if pair.id == checkpoint.pair_id)
+        expected = scorer.explain(checkpoint, system[position])
+        best = expected.best
+        assert int(scores.chosen[number]) == expected.chosen
+        assert (int(scores.matched[number]), int(scores.total[number])) == ((best.matched, best.total) if best else (0, 0))
 
 
 def test_check_points_read_as_objects_are_what_is_scored(stored: tuple[Path, SuiteData]) -> None:
