@@ -76,12 +76,16 @@ def compare_systems(
     if clash:
         raise UsageError(f"system {clash[0]!r} is evaluated now, so a stored run cannot be chosen for it")
     with engine_for(store) as engine:
+        fresh = None
         if to_evaluate:
             fresh = evaluate_systems(
                 engine, to_evaluate, suite_name=suite_name, match=match, tokenize=tokenize, max_order=max_order
             )
             suite_name = fresh.suite.name
-        evaluation = stored_evaluation(engine, names, suite_name=suite_name, runs=runs)
+        if fresh is not None and list(fresh.scores) == names:
+            evaluation = fresh  # every system was just scored: the stored run holds exactly these scores
+        else:
+            evaluation = stored_evaluation(engine, names, suite_name=suite_name, runs=runs)
         comparison = compare_evaluation(
             evaluation, spec=spec or ResampleSpec(), correction=correction, baseline=baseline,
             min_checkpoints=min_checkpoints, alpha=alpha,
