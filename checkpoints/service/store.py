@@ -50,6 +50,13 @@ def store_new_suite(store: Store, data: SuiteData) -> int:
     :class:`~checkpoints.errors.SuiteError`, also when another process stored
     it a moment ago.
     """
+    from checkpoints.gcpause import paused_gc
+
+    with paused_gc():  # hundreds of thousands of row values, none of them garbage until the end
+        return _store_new_suite(store, data)
+
+
+def _store_new_suite(store: Store, data: SuiteData) -> int:
     from checkpoints.db.session import describe, sqlite_file, store_url
     from checkpoints.signature import suite_hash
 
