@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from checkpoints.db.repo import find_suite, store_run
+from checkpoints.db.repo import find_suite
+from checkpoints.db.runs import store_run
 from checkpoints.db.session import store_is_writable, transaction
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.compare import Comparison, compare

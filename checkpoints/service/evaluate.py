@@ -15,11 +15,10 @@ from pathlib import Path
 import numpy as np
 from sqlalchemy.orm import Session
 
-from checkpoints.db.repo import (
+from checkpoints.db.repo import find_suite, load_suite
+from checkpoints.db.runs import (
     SystemResults,
-    find_suite,
     latest_results,
-    load_suite,
     pair_row_ids,
     store_run,
     store_system_results,

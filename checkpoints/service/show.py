@@ -12,13 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from checkpoints.db.repo import (
-    SystemResults,
-    evaluated_systems,
-    find_suite,
-    latest_results,
-    load_suite,
-)
+from checkpoints.db.repo import find_suite, load_suite
+from checkpoints.db.runs import SystemResults, evaluated_systems, latest_results
 from checkpoints.db.session import transaction
 from checkpoints.errors import SuiteError, UsageError
 from checkpoints.model import CheckPoint, SuiteData

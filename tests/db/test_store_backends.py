@@ -20,14 +20,8 @@ from checkpoints.db.models import (
     RunRow,
     Suite,
 )
-from checkpoints.db.repo import (
-    delete_suite,
-    find_suite,
-    load_suite,
-    store_run,
-    store_suite,
-    suite_names,
-)
+from checkpoints.db.repo import delete_suite, find_suite, load_suite, store_suite, suite_names
+from checkpoints.db.runs import store_run
 from checkpoints.db.session import open_engine, transaction
 from checkpoints.errors import StoreError, SuiteError
 from checkpoints.service.store import store_new_suite

@@ -17,14 +17,8 @@ import pytest
 from sqlalchemy import func, select
 
 from checkpoints.db.models import CheckpointResultRow
-from checkpoints.db.repo import (
-    StoredSentence,
-    StoredSuite,
-    find_suite,
-    latest_results,
-    load_suite,
-    store_suite,
-)
+from checkpoints.db.repo import StoredSentence, StoredSuite, find_suite, load_suite, store_suite
+from checkpoints.db.runs import latest_results
 from checkpoints.db.session import open_engine, transaction
 from checkpoints.evaluate.scoring import (
     CheckpointColumns,
