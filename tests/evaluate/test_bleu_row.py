@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 import sacrebleu
 
-from checkpoints.evaluate.matching import TextEncoder
-from checkpoints.evaluate.scoring import BleuReferences, CheckpointScorer, system_bleu
+from checkpoints.evaluate.bleu_row import BleuReferences, system_bleu
+from checkpoints.evaluate.compiled import TextEncoder
+from checkpoints.evaluate.scoring import CheckpointScorer
 from checkpoints.model import Level
 
 TED = Path(__file__).parent.parent / "data" / "metrics" / "ted"

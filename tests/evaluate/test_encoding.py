@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checkpoints.evaluate.matching import CHUNKWISE_TOKENIZERS, TextEncoder
+from checkpoints.evaluate.compiled import CHUNKWISE_TOKENIZERS, TextEncoder
 from checkpoints.io.conllu import read_conllu
 from checkpoints.tokenizers import TOKENIZERS, get_tokenizer
 

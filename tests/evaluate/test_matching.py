@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from checkpoints.errors import UsageError
+from checkpoints.evaluate.compiled import ReferenceIndex
 from checkpoints.evaluate.matching import (
     ASTERISK,
     MatchMode,
-    ReferenceIndex,
     candidate_match_tokens,
     match_counts,
     match_mode,

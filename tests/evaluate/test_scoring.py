@@ -13,13 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from checkpoints.errors import CorpusMismatch, SuiteError, UsageError
-from checkpoints.evaluate.scoring import (
-    CheckpointScorer,
-    Scope,
-    ScopeKind,
-    score_from_stats,
-    system_bleu,
-)
+from checkpoints.evaluate.bleu_row import system_bleu
+from checkpoints.evaluate.scoring import CheckpointScorer, Scope, ScopeKind, score_from_stats
 from checkpoints.model import Level, SuiteData
 
 # -- Zhou Tables 8 and 9 -----------------------------------------------------------
