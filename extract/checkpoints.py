@@ -17,7 +17,8 @@ For every check-point the taxonomy finds in a source sentence:
 * phrase check-points pass the noise filter (:mod:`checkpoints.extract.noise`)
   when it is on, and references the reliability filters
   (:mod:`checkpoints.extract.reliability`) reject are dropped: links of
-  parts of speech that cannot translate the word, phrases and clauses on
+  parts of speech that cannot translate the word, unsupported links to a
+  word of another class, phrases and clauses on
   links the aligner is unsure of, unsure references below ``min_dm``; the
   check-points of pairs found not to be parallel are skipped whole.
 
@@ -33,9 +34,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
 from checkpoints.extract.dictionary import Lexicon
-from checkpoints.extract.dm import dictionary_matching_degree
+from checkpoints.extract.dm import DM_FLOOR, dictionary_matching_degree
 from checkpoints.extract.noise import constituent_spans, is_contiguous
-from checkpoints.extract.reliability import all_sure, cannot_translate
+from checkpoints.extract.reliability import all_sure, cannot_translate, unsupported_shift
 from checkpoints.extract.surface import SurfaceForms
 from checkpoints.model import (
     Alignment,
@@ -54,6 +55,7 @@ SKIP_NOT_PARALLEL = "pair not parallel"
 SKIP_UNTRANSLATABLE = "aligned words cannot translate it"
 SKIP_LOW_DM = "no dictionary support"
 SKIP_UNCONFIRMED = "alignment not confirmed"
+SKIP_UNSUPPORTED_SHIFT = "class change without dictionary support"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +66,11 @@ class ExtractionOptions:
     is sure of all its links (0 keeps all; DM's floor is 0.1, so any value
     above 0.1 drops the unsure references the dictionary does not support at
     all). ``pos_filter``: drop word-level references whose aligned words
-    cannot translate the source word. ``confirm``: drop phrase and clause
+    cannot translate the source word. ``class_filter``: drop word-level
+    references the dictionary does not support at all whose aligned words
+    are of a class the source word does not become unaided
+    (:func:`checkpoints.extract.reliability.unsupported_shift`).
+    ``confirm``: drop phrase and clause
     references the aligner is not sure of
     (:func:`checkpoints.extract.reliability.all_sure`).
     ``tokenize``: the match tokenizer references are written for
@@ -75,6 +81,7 @@ class ExtractionOptions:
     tokenize: str = "words"
     min_dm: float = 0.0
     pos_filter: bool = True
+    class_filter: bool = True
     confirm: bool = True
 
 
@@ -243,6 +250,11 @@ def _aligned_references(
             reasons.append(SKIP_UNCONFIRMED)
             continue
         dm = dictionary_matching_degree(checkpoint_tokens, [tokens[t] for t in linked], lexicon)
+        if word_level and options.class_filter and dm <= DM_FLOOR:
+            head = checkpoint_tokens[_span_head(source_tokens, indices)]
+            if unsupported_shift(head, [tokens[t] for t in linked]):
+                reasons.append(SKIP_UNSUPPORTED_SHIFT)
+                continue
         if dm < options.min_dm and not sure:
             reasons.append(SKIP_LOW_DM)
             continue

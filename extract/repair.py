@@ -4,7 +4,7 @@ Measured on hand-aligned PUD pairs (``benchmarks/reference_quality.py``), an
 aligner trained on a thousand sentences often swaps neighbours ("male
 contraceptives" → "anticonceptivos masculinos" linked crosswise) and leaves
 out the function words of a multi-word translation ("however" → "Sin
-embargo", "opted" → "se ha decantado"). Two repairs, in this order:
+embargo", "opted" → "se ha decantado"). Three repairs, in this order:
 
 1. **Dictionary anchors.** Every (source, reference) word pair the dictionary
    (or identical spelling, a number, a name) says translate each other is a
@@ -16,7 +16,13 @@ embargo", "opted" → "se ha decantado"). Two repairs, in this order:
    overrides the aligner. Function words (determiners, prepositions,
    pronouns, ...) are not anchored: they translate too many ways to be
    placed by a dictionary.
-2. **Fixed expressions.** A reference word the aligner left unlinked joins
+2. **Crossed classes.** An adjective and the noun it modifies, each linked
+   to one reference word of the other's class, with neither link in the
+   dictionary ("unconventional penalties" → "multas poco convencionales"
+   linked penalties–convencionales, unconventional–multas), are linked the
+   other way round: English puts the adjective before the noun, Spanish
+   mostly after, and an aligner with a monotone prior crosses them.
+3. **Fixed expressions.** A reference word the aligner left unlinked joins
    the source words of the word it is bound to by a UD relation that makes
    them one unit of meaning: the rest of a fixed expression (``fixed``, "Sin
    embargo"), of a name (``flat``), of a split word (``goeswith``), a verb's
@@ -56,9 +62,11 @@ class RepairCounts:
     """Links dropped because they contradict an anchor."""
     bound: int = 0
     """Links added to join the rest of a fixed expression or a clitic."""
+    swapped: int = 0
+    """Crossed adjective–noun link pairs turned the right way round."""
 
     def as_dict(self) -> dict[str, int]:
-        return {"anchored": self.anchored, "removed": self.removed, "bound": self.bound}
+        return {"anchored": self.anchored, "removed": self.removed, "swapped": self.swapped, "bound": self.bound}
 
 
 def repair_alignment(
@@ -79,6 +87,13 @@ def repair_alignment(
     counts.anchored += len(set(anchors) - links)
     links = kept | set(anchors)
     sure = (sure & links) | set(anchors)
+    for (i, a), (k, b) in _crossed_classes(source, reference, links, lexicon):
+        links -= {(i, a), (k, b)}
+        links |= {(i, b), (k, a)}
+        if (i, a) in sure and (k, b) in sure:
+            sure |= {(i, b), (k, a)}
+        sure -= {(i, a), (k, b)}
+        counts.swapped += 1
     bound = _bound_links(reference, links)
     counts.bound += len(bound)
     sure |= {(s, t) for s, t, base in bound if base in sure}
@@ -106,6 +121,43 @@ def _anchors(source: Sentence, reference: Sentence, links: set[Link], lexicon: L
             taken_source.add(i)
             taken_target.add(j)
     return anchors
+
+
+SWAP_UPOS = frozenset({"NOUN", "ADJ"})
+
+
+def _crossed_classes(
+    source: Sentence, reference: Sentence, links: set[Link], lexicon: Lexicon
+) -> list[tuple[Link, Link]]:
+    """Pairs of one-to-one links between an adjective and its noun that cross classes (module docstring, 2)."""
+    targets_of: dict[int, list[int]] = {}
+    sources_of: dict[int, list[int]] = {}
+    for s, t in links:
+        targets_of.setdefault(s, []).append(t)
+        sources_of.setdefault(t, []).append(s)
+
+    def single(i: int) -> int | None:
+        found = targets_of.get(i, [])
+        return found[0] if len(found) == 1 and len(sources_of[found[0]]) == 1 else None
+
+    words, translations = source.tokens, reference.tokens
+    swaps: list[tuple[Link, Link]] = []
+    used: set[int] = set()
+    for i, word in enumerate(words):
+        k = word.head - 1
+        if k < 0 or word.upos not in SWAP_UPOS or words[k].upos not in SWAP_UPOS or word.upos == words[k].upos:
+            continue
+        a, b = single(i), single(k)
+        if a is None or b is None or abs(a - b) > 2:
+            continue
+        if translations[a].upos != words[k].upos or translations[b].upos != word.upos:
+            continue
+        if lexicon.supports(word, translations[a]) or lexicon.supports(words[k], translations[b]):
+            continue
+        if used.isdisjoint((i, k)):
+            swaps.append(((i, a), (k, b)))
+            used.update((i, k))
+    return swaps
 
 
 def _bound_links(reference: Sentence, links: set[Link]) -> list[tuple[int, int, Link]]:

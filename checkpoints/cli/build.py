@@ -54,7 +54,7 @@ def build(
     noise_filter: Annotated[bool, typer.Option("--noise-filter/--no-noise-filter", help="Keep phrase check-points only where the constituency tree agrees.")] = True,
     min_dm: Annotated[float, typer.Option("--min-dm", help="Drop references whose DM is below this, unless the aligner is sure of all their links (0 keeps all).")] = 0.0,
     repair: Annotated[bool, typer.Option("--repair/--no-repair", help="Repair automatic alignments with the dictionary and fixed expressions of the reference.")] = True,
-    pos_filter: Annotated[bool, typer.Option("--pos-filter/--no-pos-filter", help="Drop word references whose aligned words cannot translate them (a dropped pronoun linked to a verb).")] = True,
+    pos_filter: Annotated[bool, typer.Option("--pos-filter/--no-pos-filter", help="Drop word references whose aligned words cannot translate them (a dropped pronoun linked to a verb), or change class with no dictionary support (a noun linked to a verb).")] = True,
     parallel_filter: Annotated[bool, typer.Option("--parallel-filter/--no-parallel-filter", help="Skip pairs whose reference translates a neighbouring source sentence better than its own.")] = True,
     confirm: Annotated[bool, typer.Option("--confirm/--no-confirm", help="Keep phrase and clause references only when the aligner is sure of every link.")] = True,
     stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", help="Directory of stanza models (default: stanza's).")] = None,
@@ -132,7 +132,8 @@ def print_summary(name: str, summary: dict[str, Any], suite: SuiteData, db: Path
     if any(repairs.values()):
         notes.append(
             f"alignment repaired: {repairs.get('anchored', 0)} dictionary links added, {repairs.get('removed', 0)} "
-            f"links they contradict removed, {repairs.get('bound', 0)} links joining fixed expressions and clitics"
+            f"links they contradict removed, {repairs.get('swapped', 0)} crossed adjective-noun pairs swapped, "
+            f"{repairs.get('bound', 0)} links joining fixed expressions and clitics"
         )
     notes.append(f"stored in {db} in {elapsed:.1f}s")
     notes.extend(f"warning: {warning}" for warning in summary.get("warnings", ()))

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 from checkpoints import __version__
 from checkpoints.errors import CorpusMismatch, InputError, UsageError
 from checkpoints.extract.dictionary import Lexicon, is_named_dictionary
+from checkpoints.extract.langcodes import language
+from checkpoints.extract.reliability import CLASS_FLUID_LANGUAGES
 from checkpoints.extract.repair import RepairCounts
 from checkpoints.gcpause import paused_gc
 from checkpoints.io.conllu import read_conllu
@@ -253,6 +255,8 @@ def build_suite_from(
         tokenize=default_match_tokenizer(request.target_lang),
         min_dm=request.min_dm,
         pos_filter=request.pos_filter,
+        class_filter=request.pos_filter
+        and CLASS_FLUID_LANGUAGES.isdisjoint({language(request.source_lang), language(request.target_lang)}),
         confirm=request.confirm,
     )
     checkpoints, summary = extract_checkpoints(
@@ -272,6 +276,7 @@ def build_suite_from(
         "min_dm": request.min_dm,
         "repair": request.repair,
         "pos_filter": request.pos_filter,
+        "class_filter": extraction.class_filter,
         "parallel_filter": request.parallel_filter,
         "confirm": request.confirm,
         "references": request.reference_count,

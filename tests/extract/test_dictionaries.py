@@ -398,6 +398,8 @@ def test_build_with_the_named_cedict(run_cli, tmp_path: Path) -> None:  # type: 
     assert found[("Pronoun", (0,))] == 1.0  # they → 他們
     assert found[("Verb", (1,))] == 1.0  # oppose → 反對
     assert found[("Noun", (3,))] == 0.1  # building → 房子, 大樓, ... but not 建立
+    # Chinese words are not marked for their class: the noun "building" may become the verb 建立
+    assert data.options["class_filter"] is False
 
 
 def test_bundled_english_spanish_dictionaries_by_name() -> None:

@@ -14,6 +14,7 @@ from checkpoints.extract.reliability import (
     cannot_translate,
     non_parallel_pairs,
     translated_share,
+    unsupported_shift,
 )
 from checkpoints.extract.repair import RepairCounts, repair_alignment
 from checkpoints.io.conllu import read_conllu
@@ -44,6 +45,30 @@ def test_untranslatable_links(demo_dir: Path) -> None:
     school, de, dirigio = en.tokens[8], es.tokens[7], es.tokens[4]
     assert cannot_translate(school, [de]) and not cannot_translate(school, [dirigio])
     assert not cannot_translate(school, [])  # no link: nothing to judge
+
+
+def test_class_changes_without_dictionary_support(demo_dir: Path) -> None:
+    """Wrong eflomal links of the en-es dev pairs that no dictionary backs: pair 176 "posts" →
+    "contenía" (noun → verb) and "their" → "las" (a pronoun linked to no word given for it),
+    pair 307 "again" → "auge" (adverb → noun), pair 308 "commissioned" → "diseñadora" (verb → noun)."""
+    en, es = pud_pair(demo_dir, 176)
+    posts, their, contenia, las, entradas = en.tokens[6], en.tokens[2], es.tokens[9], es.tokens[2], es.tokens[4]
+    assert (posts.form, their.form, contenia.form, las.form) == ("posts", "their", "contenía", "las")
+    assert unsupported_shift(posts, [contenia]) and not unsupported_shift(posts, [entradas])
+    assert unsupported_shift(their, [las])
+    assert not unsupported_shift(posts, [contenia, entradas])  # one word of its class is enough
+    en, es = pud_pair(demo_dir, 307)
+    again, vuelve, auge = en.tokens[19], es.tokens[24], es.tokens[28]
+    assert (again.form, auge.form) == ("again", "auge") and unsupported_shift(again, [auge])
+    assert unsupported_shift(again, [vuelve])
+    en, es = pud_pair(demo_dir, 308)
+    commissioned, contrato, disenadora = en.tokens[6], es.tokens[7], es.tokens[10]
+    assert unsupported_shift(commissioned, [disenadora]) and not unsupported_shift(commissioned, [contrato])
+    # nouns and adjectives may trade classes ("Spanish" → "España"); closed classes other than
+    # pronouns are judged by cannot_translate; no link, nothing to judge
+    en, es = pud_pair(demo_dir, 63)
+    assert not unsupported_shift(en.tokens[8], [es.tokens[13]]) and not unsupported_shift(en.tokens[7], [es.tokens[11]])
+    assert not unsupported_shift(posts, [])
 
 
 def test_shifted_pairs_are_found_not_parallel(demo_dir: Path) -> None:
@@ -84,7 +109,38 @@ def test_dictionary_anchors_undo_a_crossed_link(demo_dir: Path) -> None:
     # "20" is written alike on both sides: an anchor too
     assert repaired.links == frozenset({(6, 6), (7, 5), (8, 4), (11, 8)})
     assert repaired.sure == repaired.links  # dictionary anchors are sure
-    assert counts.as_dict() == {"anchored": 3, "removed": 2, "bound": 0}
+    assert counts.as_dict() == {"anchored": 3, "removed": 2, "swapped": 0, "bound": 0}
+
+
+def test_crossed_adjective_and_noun_are_swapped(demo_dir: Path) -> None:
+    """Pair 63: "unconventional penalties" → "multas poco convencionales" and pair 317: "soft
+    target" → "blanco fácil", each linked crosswise by eflomal (penalties–convencionales,
+    unconventional–multas). With no dictionary entry for either crossed link they are swapped."""
+    en, es = pud_pair(demo_dir, 63)
+    assert [t.form for t in en.tokens[7:9]] == ["unconventional", "penalties"]
+    assert [t.form for t in es.tokens[11:14]] == ["multas", "poco", "convencionales"]
+    crossed = Alignment(frozenset({(7, 11), (8, 13)}), sure=frozenset({(7, 11), (8, 13)}))
+    counts = RepairCounts()
+    repaired = repair_alignment(en, es, crossed, Lexicon(), counts)
+    # "Shenzhen" is written alike on both sides: an anchor of its own
+    assert repaired.links == frozenset({(7, 13), (8, 11), (0, 5)}) and repaired.sure == repaired.links
+    assert counts.swapped == 1
+    en, es = pud_pair(demo_dir, 317)
+    assert [(t.form, t.upos) for t in es.tokens[16:18]] == [("blanco", "NOUN"), ("fácil", "ADJ")]
+    crossed = Alignment(frozenset({(12, 16), (13, 17)}), sure=frozenset({(12, 16)}))
+    repaired = repair_alignment(en, es, crossed, Lexicon(), RepairCounts())
+    assert repaired.targets_of([12]) == [17] and repaired.targets_of([13]) == [16]
+    # one crossed link was unsure: the swapped pair is unsure
+    assert not repaired.is_sure((12, 17)) and not repaired.is_sure((13, 16))
+    # a dictionary that backs one of the crossed links keeps them as they are
+    vouching = Lexicon()
+    vouching.add("target", "fácil")
+    counts = RepairCounts()
+    kept = repair_alignment(en, es, crossed, vouching, counts)
+    assert (13, 17) in kept.links and counts.swapped == 0
+    # links that are not one to one are left alone
+    shared = Alignment(frozenset({(12, 16), (13, 17), (13, 16)}))
+    assert repair_alignment(en, es, shared, Lexicon(), RepairCounts()).links >= shared.links
 
 
 def test_fixed_expressions_and_clitics_join_their_word(demo_dir: Path) -> None:
@@ -164,3 +220,39 @@ def test_a_real_dictionary_judges_the_frequent_wrong_links(demo_dir: Path, data_
         assert cedict.knows(word) and not cedict.supports(word, wrong)
         assert dictionary_matching_degree([word], [wrong], cedict) == DM_FLOOR
         assert cannot_translate(word, [wrong])  # ADP → DET, NOUN → AUX
+
+
+def test_the_build_counts_class_changes_without_support(run_cli, tmp_path: Path, demo_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """Pair 176 "posts" → "contenía" and pair 308 "commissioned" → "diseñadora", as eflomal linked
+    them: with the bundled FreeDict dictionary neither link is supported, and both words lose
+    their reference; "posts" → "entradas" (pair 176) stays. ``--no-pos-filter`` keeps them all."""
+    for language in ("en", "es"):
+        text = gzip.decompress((demo_dir / f"{language}_pud.conllu.gz").read_bytes()).decode("utf-8")
+        sentences = [block for block in text.split("\n\n") if block.strip()]
+        (tmp_path / f"{language}.conllu").write_text(
+            "\n\n".join(sentences[n - 1] for n in (176, 308, 176)) + "\n\n", encoding="utf-8"
+        )
+    (tmp_path / "a.align").write_text("6-9\n6-10\n6-4\n", encoding="utf-8")
+    from checkpoints.db.repo import load_suite
+    from checkpoints.db.session import open_engine, transaction
+
+    for name, extra in (("filtered", ()), ("kept", ("--no-pos-filter",))):
+        code, _out, err = run_cli(
+            "build", "--db", tmp_path / f"{name}.db", "--src-lang", "en", "--tgt-lang", "es",
+            "--source-conllu", tmp_path / "en.conllu", "--reference-conllu", tmp_path / "es.conllu",
+            "--alignment", tmp_path / "a.align", "--dictionary", "freedict-eng-spa", *extra,
+        )
+        assert code == 0, err
+        engine = open_engine(tmp_path / f"{name}.db", create=False)
+        with transaction(engine) as session:
+            suite = load_suite(session)
+        engine.dispose()
+        kept = {(cp.pair_id, cp.category, tuple(cp.source_indices)) for cp in suite.checkpoints}
+        skipped = suite.summary["skipped"].get("class change without dictionary support", {})
+        if name == "filtered":
+            assert suite.options["class_filter"] is True
+            assert skipped == {"Noun": 1, "Plurality": 1, "Verb": 1}
+            assert (1, "Noun", (6,)) not in kept and (2, "Verb", (6,)) not in kept and (3, "Noun", (6,)) in kept
+        else:
+            assert suite.options["class_filter"] is False and not skipped
+            assert (1, "Noun", (6,)) in kept and (2, "Verb", (6,)) in kept
