@@ -46,7 +46,8 @@ from checkpoints.evaluate.resample import (
     ResampleSpec,
     paired_tests,
 )
-from checkpoints.evaluate.scoring import Scope, ScopeKind, SystemScores, score_from_stats
+from checkpoints.evaluate.scopes import Scope, ScopeKind, score_from_stats
+from checkpoints.evaluate.scoring import SystemScores
 from checkpoints.evaluate.significance import (
     Correction,
     adjust_p_values,

@@ -37,13 +37,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
-from itertools import chain, compress, repeat
+from itertools import compress, repeat
 
 import numpy as np
 
 from checkpoints.errors import CorpusMismatch, SuiteError
 from checkpoints.evaluate.bleu_row import BleuReferences
+from checkpoints.evaluate.columns import suite_columns
 from checkpoints.evaluate.compiled import OTHER_WHITESPACE, ReferenceIndex, TextEncoder, gather
 from checkpoints.evaluate.explain import CheckpointExplanation, explain
 from checkpoints.evaluate.matching import (
@@ -55,156 +55,23 @@ from checkpoints.evaluate.matching import (
     order_label,
     reference_parts,
 )
+from checkpoints.evaluate.scopes import (
+    MATCHED,
+    N_STATS,
+    PAIRS,
+    REFERENCE_LENGTH,
+    TOTAL,
+    TRANSLATION_LENGTH,
+    Scope,
+    ScopeKind,
+    ScopeScore,
+    SystemReport,
+    penalty_from_stats,
+    recall_from_stats,
+    score_from_stats,
+)
 from checkpoints.model import GAP, CheckPoint, Level, SuiteData
 from checkpoints.tokenizers import bleu_tokenizer, default_match_tokenizer
-
-MATCHED, TOTAL, TRANSLATION_LENGTH, REFERENCE_LENGTH, PAIRS = range(5)
-"""Columns of the per-pair statistics."""
-N_STATS = 5
-
-
-class ScopeKind(StrEnum):
-    CATEGORY = "category"
-    GROUP = "group"
-    TAXONOMY = "taxonomy"
-
-
-@dataclass(frozen=True, slots=True)
-class Scope:
-    """A set of check-points that gets a score: a category, a level group, or all."""
-
-    kind: ScopeKind
-    name: str
-
-    def label(self) -> str:
-        return f"{self.kind.value}:{self.name}"
-
-
-def recall_from_stats(stats: np.ndarray) -> np.ndarray:
-    """Formula (3) from summed statistics, vectorised over leading axes."""
-    stats = np.asarray(stats, dtype=np.float64)
-    matched, total = stats[..., MATCHED], stats[..., TOTAL]
-    return np.divide(matched, total, out=np.zeros_like(matched), where=total > 0)
-
-
-def penalty_from_stats(stats: np.ndarray) -> np.ndarray:
-    """Formula (4) from summed statistics (ratio of summed = ratio of average lengths)."""
-    stats = np.asarray(stats, dtype=np.float64)
-    translation, reference = stats[..., TRANSLATION_LENGTH], stats[..., REFERENCE_LENGTH]
-    longer = translation > reference
-    ratio = np.divide(reference, translation, out=np.ones_like(translation), where=longer)
-    return np.where(longer, ratio, 1.0)
-
-
-def score_from_stats(stats: np.ndarray) -> np.ndarray:
-    """Formula (5): recall × penalty, vectorised over every leading axis."""
-    return recall_from_stats(stats) * penalty_from_stats(stats)
-
-
-@dataclass(frozen=True, slots=True)
-class ScopeScore:
-    """One line of a report: a scope's recall, penalty and score for one system."""
-
-    scope: Scope
-    checkpoints: int
-    pairs: int
-    recall: float
-    penalty: float
-    score: float
-    translation_length: float
-    """Average system translation length over the scope's pairs."""
-    reference_length: float
-    """Average reference translation length over the scope's pairs."""
-
-
-@dataclass(frozen=True, slots=True)
-class SystemReport:
-    """All scopes of one system, taxonomy first, then groups, then categories."""
-
-    scopes: tuple[ScopeScore, ...]
-
-    @property
-    def taxonomy(self) -> ScopeScore:
-        return next(s for s in self.scopes if s.scope.kind is ScopeKind.TAXONOMY)
-
-    @property
-    def groups(self) -> dict[str, ScopeScore]:
-        return {s.scope.name: s for s in self.scopes if s.scope.kind is ScopeKind.GROUP}
-
-    @property
-    def categories(self) -> dict[str, ScopeScore]:
-        return {s.scope.name: s for s in self.scopes if s.scope.kind is ScopeKind.CATEGORY}
-
-    def to_dict(self) -> dict[str, object]:
-        """The per-system object of ``evaluate --format json``."""
-        top = self.taxonomy
-        return {
-            "score": top.score,
-            "recall": top.recall,
-            "penalty": top.penalty,
-            "checkpoints": top.checkpoints,
-            "groups": {name: s.score for name, s in self.groups.items()},
-            "categories": {
-                name: {"score": s.score, "recall": s.recall, "penalty": s.penalty, "checkpoints": s.checkpoints}
-                for name, s in self.categories.items()
-            },
-        }
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class CheckpointColumns:
-    """Check-points column by column: what scoring reads, without an object per check-point.
-
-    Check-point ``i`` has the number ``numbers[i]`` (−1 when it has none), is
-    on the pair whose id is ``pair_ids[i]``, in category
-    ``category_names[categories[i]]``, and owns the next ``reference_counts[i]``
-    rows of the reference columns: ``tokens`` (the reference's tokens joined
-    by single spaces, ``*`` for a gap, as the store keeps them) and ``dm``.
-
-    A suite may offer its check-points this way through a
-    ``checkpoint_columns()`` method, as suites loaded from a store do: scoring
-    100,000 check-points then never builds their objects. :meth:`of` makes
-    the columns of check-point objects.
-    """
-
-    numbers: np.ndarray
-    pair_ids: np.ndarray
-    categories: np.ndarray
-    category_names: list[str]
-    reference_counts: np.ndarray
-    tokens: list[str]
-    dm: np.ndarray
-
-    @classmethod
-    def of(cls, checkpoints: Sequence[CheckPoint]) -> CheckpointColumns:
-        count = len(checkpoints)
-        names: dict[str, int] = {}
-        codes = np.fromiter((names.setdefault(cp.category, len(names)) for cp in checkpoints), dtype=np.int64, count=count)
-        references = [cp.references for cp in checkpoints]
-        rows = list(chain.from_iterable(references))
-        return cls(
-            numbers=np.fromiter((-1 if cp.id is None else cp.id for cp in checkpoints), dtype=np.int64, count=count),
-            pair_ids=np.fromiter((cp.pair_id for cp in checkpoints), dtype=np.int64, count=count),
-            categories=codes,
-            category_names=list(names),
-            reference_counts=np.fromiter(map(len, references), dtype=np.int64, count=count),
-            tokens=[" ".join(reference.tokens) for reference in rows],
-            dm=np.fromiter((reference.dm for reference in rows), dtype=np.float64, count=len(rows)),
-        )
-
-
-def checkpoint_count(suite: SuiteData) -> int:
-    """How many check-points a suite has, without building them when it offers columns."""
-    offered = getattr(suite, "checkpoint_columns", None)
-    columns = offered() if callable(offered) else None
-    return len(columns.numbers) if isinstance(columns, CheckpointColumns) else len(suite.checkpoints)
-
-
-def suite_columns(suite: SuiteData) -> CheckpointColumns:
-    """The suite's check-points as columns: those it offers, else made from its objects."""
-    offered = getattr(suite, "checkpoint_columns", None)
-    columns = offered() if callable(offered) else None
-    return columns if isinstance(columns, CheckpointColumns) else CheckpointColumns.of(suite.checkpoints)
 
 
 class CheckpointScorer:

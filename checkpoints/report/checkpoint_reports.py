@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from checkpoints.evaluate.compare import Comparison, ScopeComparison
-from checkpoints.evaluate.scoring import Scope, ScopeKind, ScopeScore
+from checkpoints.evaluate.scopes import Scope, ScopeKind, ScopeScore
 from checkpoints.model import Level
 from checkpoints.report.checkpoint_json import comparison_signature
 from checkpoints.report.formats import signature_line

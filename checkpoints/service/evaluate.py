@@ -26,13 +26,10 @@ from checkpoints.db.runs import (
 )
 from checkpoints.db.session import transaction
 from checkpoints.errors import InputError, SuiteError, UsageError
+from checkpoints.evaluate.columns import checkpoint_count
 from checkpoints.evaluate.matching import DEFAULT_MAX_ORDER, MatchMode, order_label, parse_max_order
-from checkpoints.evaluate.scoring import (
-    CheckpointScorer,
-    SystemReport,
-    SystemScores,
-    checkpoint_count,
-)
+from checkpoints.evaluate.scopes import SystemReport
+from checkpoints.evaluate.scoring import CheckpointScorer, SystemScores
 from checkpoints.gcpause import paused_gc
 from checkpoints.io.text import read_sentences
 from checkpoints.model import SuiteData

@@ -11,13 +11,8 @@ import pytest
 from checkpoints.errors import SuiteError, UsageError
 from checkpoints.evaluate.compare import compare
 from checkpoints.evaluate.resample import Method, Resampler, ResampleSpec
-from checkpoints.evaluate.scoring import (
-    CheckpointScorer,
-    Scope,
-    ScopeKind,
-    SystemScores,
-    score_from_stats,
-)
+from checkpoints.evaluate.scopes import Scope, ScopeKind, score_from_stats
+from checkpoints.evaluate.scoring import CheckpointScorer, SystemScores
 from checkpoints.evaluate.significance import Correction, adjust_p_values
 from checkpoints.model import Level
 

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from checkpoints.errors import CorpusMismatch, SuiteError, UsageError
 from checkpoints.evaluate.bleu_row import system_bleu
-from checkpoints.evaluate.scoring import CheckpointScorer, Scope, ScopeKind, score_from_stats
+from checkpoints.evaluate.scopes import Scope, ScopeKind, score_from_stats
+from checkpoints.evaluate.scoring import CheckpointScorer
 from checkpoints.model import Level, SuiteData
 
 # -- Zhou Tables 8 and 9 -----------------------------------------------------------

@@ -17,15 +17,12 @@ import pytest
 from sqlalchemy import func, select
 
 from checkpoints.db.models import CheckpointResultRow
-from checkpoints.db.repo import StoredSentence, StoredSuite, find_suite, load_suite, store_suite
+from checkpoints.db.repo import StoredSuite, find_suite, load_suite, store_suite
 from checkpoints.db.runs import latest_results
 from checkpoints.db.session import open_engine, transaction
-from checkpoints.evaluate.scoring import (
-    CheckpointColumns,
-    CheckpointScorer,
-    SystemScores,
-    checkpoint_count,
-)
+from checkpoints.db.stored_sentence import StoredSentence
+from checkpoints.evaluate.columns import CheckpointColumns, checkpoint_count
+from checkpoints.evaluate.scoring import CheckpointScorer, SystemScores
 from checkpoints.gcpause import paused_gc
 from checkpoints.model import (
     Category,
