@@ -135,6 +135,13 @@ def metrics(
     brevity_penalty: Annotated[
         str, typer.Option("--brevity-penalty", metavar="closest|shortest", help="Effective reference length of BLEU/NIST (mteval).")
     ] = "closest",
+    nist_info: Annotated[
+        str,
+        typer.Option(
+            "--nist-info", metavar="mteval|intended",
+            help='NIST information weights: mteval-v13a\'s, which weigh a bigram starting with the token "0" against the total word count, or the formula as published.',
+        ),
+    ] = "mteval",
     output: Annotated[Path | None, typer.Option("--output", metavar="FILE", help="Write the report here instead of stdout.")] = None,
     list_metrics: Annotated[bool, typer.Option("--list", help="List every metric with a one-line definition and exit.")] = False,
 ) -> None:
@@ -160,6 +167,7 @@ def metrics(
     if tokenize is not None:
         check_choice("--tokenize", tokenize, TOKENIZERS)
     check_choice("--brevity-penalty", brevity_penalty, ("closest", "shortest"))
+    check_choice("--nist-info", nist_info, ("mteval", "intended"))
     explicit = [part.strip() for value in metric or [] for part in value.split(",") if part.strip()]
     if not explicit and not metric_set:
         raise UsageError("no metric requested: give -m NAMES or --metric-set SET (see --list)")
@@ -189,6 +197,7 @@ def metrics(
         paraphrase_table=paraphrase_table,
         function_words=function_words,
         brevity_penalty=brevity_penalty,
+        nist_info=nist_info,
     )
     try:
         report = score_metrics(request, track=track)

@@ -23,12 +23,12 @@ from pathlib import Path
 from checkpoints.errors import UsageError, check_choice
 from checkpoints.evaluate.metric_runner import MetricReport, SignificanceRequest, Track, run_metrics
 from checkpoints.evaluate.metrics.base import MetricOptions
+from checkpoints.evaluate.metrics.bleu_nist import BREVITY_PENALTIES, NIST_INFO
 from checkpoints.evaluate.metrics.registry import entry, metric_names
 from checkpoints.io.testsets import InputFormat, load_testbed
 from checkpoints.tokenizers import TOKENIZERS, default_tokenizer
 
 CASES = ("cs", "ci")
-BREVITY_PENALTIES = ("closest", "shortest")
 
 
 class TargetLanguageNeeded(UsageError):
@@ -67,6 +67,8 @@ class MetricsRequest:
     paraphrase_table: Path | None = None
     function_words: Path | None = None
     brevity_penalty: str = "closest"
+    nist_info: str = "mteval"
+    """NIST's information weights: mteval-v13a's (its "0" quirk included) or ``intended``."""
 
     def metric_names(self) -> tuple[list[str], set[str]]:
         """The metrics to run, in order without repeats, and those of them that may be skipped."""
@@ -80,7 +82,7 @@ class MetricsRequest:
 
     def extra(self) -> dict[str, str]:
         """The family-specific options (``MetricOptions.extra``)."""
-        extra = {"brevity-penalty": self.brevity_penalty}
+        extra = {"brevity-penalty": self.brevity_penalty, "nist-info": self.nist_info}
         if self.paraphrase_table is not None:
             extra["paraphrase-table"] = str(self.paraphrase_table)
         if self.function_words is not None:
@@ -113,6 +115,7 @@ def score_metrics(request: MetricsRequest, track: Track | None = None) -> Metric
     names, optional = request.metric_names()
     check_choice("case", request.case, CASES)
     check_choice("brevity penalty", request.brevity_penalty, BREVITY_PENALTIES)
+    check_choice("NIST information weights", request.nist_info, NIST_INFO)
     if request.tokenize is not None:
         check_choice("tokenizer", request.tokenize, TOKENIZERS)
     if not request.references:

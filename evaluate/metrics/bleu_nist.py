@@ -35,10 +35,25 @@ Scores
     * ``NIST-n`` / ``NISTi-n`` — ``LP · Σ_{k≤n} info_k / max(t_k, 1)`` and
       ``LP · info_n / max(t_n, 1)`` with ``info(w1..wn) = −log2(count(w1..wn) /
       count(w1..wn−1))`` (unigrams: over the total number of reference words)
-      counted over **every reference segment of the test set**, and
+      counted over **every reference segment of the test set** (see *The "0"
+      prefix* below), and
       ``LP = exp(−β · ln²(c / r̄))`` for ``c < r̄``, ``r̄`` the average reference
       length, ``β = −ln 0.5 / ln² 1.5`` (LP = 0.5 at 2/3 of the length).
       ``NIST`` = ``NIST-5``.
+
+The "0" prefix (mteval-v13a's information weights, kept on purpose)
+    mteval's ``compute_ngram_info`` picks the denominator with Perl's
+    ``$mgram ? count(mgram) : total words``, where ``$mgram`` is the n-gram
+    without its last word. Perl treats the string ``"0"`` as false, so for a
+    *bigram whose first token is* ``0`` the prefix count is skipped and the
+    bigram count is divided by the total number of reference words, exactly
+    as for a unigram: ``info("0 w") = −log2(count("0 w") / total words)``
+    instead of ``−log2(count("0 w") / count("0"))``. (Unigrams have an empty
+    prefix and longer n-grams a prefix with a space, never ``"0"``.) Asiya
+    runs mteval, so NIST scores of texts with a ``0`` token (TED: 3.8e-3 on
+    en-de) only agree with Asiya's with the quirk; it is the default. The
+    intended formula is ``nist_info="intended"`` on :class:`MtevalNist` or
+    ``MetricOptions.extra["nist-info"] = "intended"`` (default ``"mteval"``).
 
 Aggregation
     System and document scores are corpus-level scores of the summed
@@ -76,6 +91,8 @@ from checkpoints.tokenizers import get_tokenizer
 BLEU_ORDER = 4
 NIST_ORDER = 5
 NIST_BETA = -math.log(0.5) / math.log(1.5) / math.log(1.5)
+NIST_INFO = ("mteval", "intended")
+"""Information weights: mteval-v13a's, with its Perl "0"-is-false quirk (default), or the intended formula."""
 BREVITY_PENALTIES = ("closest", "shortest")
 _LOG2 = math.log(2)
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
@@ -142,26 +159,41 @@ class MtevalReferences:
                         best[ngram] = count
         self.lengths = [tuple(item) for item in lengths]
         self.average_lengths = [sum(item) / self.n_references for item in lengths]
-        self._info: dict[Tokens, float] | None = None
+        self._info: dict[str, dict[Tokens, float]] = {}
         self._rows: dict[tuple[str, int, str], tuple[float, ...]] = {}
 
-    @property
-    def info(self) -> dict[Tokens, float]:
-        """mteval's ``compute_ngram_info`` over every reference segment of the corpus."""
-        if self._info is None:
+    def info(self, variant: str = "mteval") -> dict[Tokens, float]:
+        """mteval's ``compute_ngram_info`` over every reference segment of the corpus.
+
+        ``variant="mteval"`` keeps mteval-v13a's Perl quirk: a bigram whose
+        prefix is the token ``"0"`` (false in Perl) is divided by the total
+        word count instead of the prefix count (module docstring).
+        """
+        weights = self._info.get(variant)
+        if weights is None:
             counts = self._corpus_counts
-            self._info = {
-                ngram: -math.log(count / (counts[ngram[:-1]] if len(ngram) > 1 else self._total_words)) / _LOG2
-                for ngram, count in counts.items()
-            }
-        return self._info
+            total = self._total_words
+            quirk = variant == "mteval"
+
+            def denominator(ngram: Tokens) -> int:
+                if len(ngram) == 1 or (quirk and len(ngram) == 2 and ngram[0] == "0"):
+                    return total
+                return counts[ngram[:-1]]
+
+            weights = {ngram: -math.log(count / denominator(ngram)) / _LOG2 for ngram, count in counts.items()}
+            self._info[variant] = weights
+        return weights
 
     def row(self, kind: str, index: int, hypothesis: str) -> tuple[float, ...]:
+        """Statistics of ``kind`` (``bleu``, or ``nist``/``nist-intended`` for the two information weights)."""
         key = (kind, index, hypothesis)
         cached = self._rows.get(key)
         if cached is None:
             tokens = self.tokens(hypothesis)
-            cached = self._bleu_row(index, tokens) if kind == "bleu" else self._nist_row(index, tokens)
+            if kind == "bleu":
+                cached = self._bleu_row(index, tokens)
+            else:
+                cached = self._nist_row(index, tokens, "intended" if kind == "nist-intended" else "mteval")
             self._rows[key] = cached
         return cached
 
@@ -177,11 +209,11 @@ class MtevalReferences:
         totals = [max(length - order, 0) for order in range(BLEU_ORDER)]
         return (length, closest_length(length, lengths), min(lengths), *matches, *totals)
 
-    def _nist_row(self, index: int, tokens: Tokens) -> tuple[float, ...]:
+    def _nist_row(self, index: int, tokens: Tokens, variant: str) -> tuple[float, ...]:
         """mteval ``score_segment`` for NIST: ``[t_1..t_5, info_1..info_5, average reference length]``."""
         length = len(tokens)
         max_counts = self.max_counts[index]
-        weights = self.info
+        weights = self.info(variant)
         counts = ngram_counts(tokens, NIST_ORDER)
         info = [0.0] * NIST_ORDER
         # In the hypothesis' n-gram order, not a set's: float sums then come out the same in every
@@ -207,7 +239,7 @@ NIST_WIDTH = 2 * NIST_ORDER + 1
 def mteval_table(
     cache: MetricCache, kind: str, hypotheses: Sequence[str], references: ReferenceKey, tokenize: str, lowercase: bool
 ) -> np.ndarray:
-    """Per-segment statistics of one system output (``kind`` = ``bleu`` or ``nist``)."""
+    """Per-segment statistics of one system output (``kind`` = ``bleu``, ``nist`` or ``nist-intended``)."""
     corpus = mteval_references(cache, references, tokenize, lowercase)
     width = BLEU_WIDTH if kind == "bleu" else NIST_WIDTH
     return np.array([corpus.row(kind, index, hypothesis) for index, hypothesis in enumerate(hypotheses)],
@@ -325,12 +357,24 @@ class MtevalBleu(MtevalMetric):
 
 
 class MtevalNist(MtevalMetric):
-    """mteval NIST, cumulative or individual, information weights from the reference corpus."""
+    """mteval NIST, cumulative or individual, information weights from the reference corpus.
+
+    ``nist_info`` (or ``MetricOptions.extra["nist-info"]``; the keyword wins)
+    chooses the information weights: ``"mteval"`` (default) reproduces
+    mteval-v13a and so Asiya, including its treatment of bigrams starting
+    with the token ``0``; ``"intended"`` divides every n-gram count by its
+    prefix count (module docstring, *The "0" prefix*).
+    """
 
     kind = "nist"
 
-    def __init__(self, name: str, order: int, individual: bool, options: MetricOptions | None = None) -> None:
+    def __init__(self, name: str, order: int, individual: bool, options: MetricOptions | None = None,
+                 *, nist_info: str | None = None) -> None:
         super().__init__(name, order, individual, options)
+        self.nist_info = nist_info if nist_info is not None else self.options.extra.get("nist-info", "mteval")
+        if self.nist_info not in NIST_INFO:
+            raise UsageError(f"unknown NIST information weights {self.nist_info!r} (choose mteval or intended)")
+        self.kind = "nist" if self.nist_info == "mteval" else "nist-intended"
         self.columns = list(range(NIST_WIDTH))
         self.description = nist_description(order, individual)
 
@@ -338,7 +382,10 @@ class MtevalNist(MtevalMetric):
         return nist_from_stats(stats, self.order, self.individual)
 
     def signature_extras(self) -> dict[str, str]:
-        return {"order": str(self.order), "type": "ind" if self.individual else "cum", "impl": "mteval-v13a"}
+        extras = {"order": str(self.order), "type": "ind" if self.individual else "cum", "impl": "mteval-v13a"}
+        if self.nist_info != "mteval":
+            extras["info"] = self.nist_info  # only when not mteval's, so default signatures are unchanged
+        return extras
 
 
 def bleu_description(order: int, individual: bool, smooth: bool) -> str:

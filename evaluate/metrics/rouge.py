@@ -15,22 +15,40 @@ is ROUGE's ``Average_F`` and the segment scores are the ``F:`` values of the
   totals are summed over the references, so recall = Σ hits / Σ reference
   totals and precision = Σ hits / (references × candidate total);
 * ``-n 4``: ROUGE-N = clipped n-gram co-occurrences, N = 1..4;
-* ROUGE-L: longest common subsequence; ROUGE-W (``-w 1.2``): weighted LCS
-  with f(k) = k^1.2, R = f⁻¹(WLCS / f(|ref|)), P = f⁻¹(WLCS / f(|cand|));
+* ROUGE-L: longest common subsequence; ROUGE-W (``-w 1.2``): ROUGE 1.5.5's
+  own weighted LCS, not Lin's table value: the weighted-LCS table only picks
+  which reference tokens match, and runs of consecutive matched *reference*
+  positions earn f(k) = k^1.2 (:func:`wlcs_score`); R = f⁻¹(hits / |ref|^1.44)
+  (ROUGE weights the reference length twice) and P = f⁻¹(hits / |cand|^1.2);
 * ``-2 -1``: skip bigrams with unlimited gap, C(n, 2) per sentence;
-  ``-U``: also ROUGE-SU*, the skip bigrams after a begin-of-sentence token,
-  which adds every unigram: C(n, 2) + n pairs, and the unigram hits;
-* ``-m``: Porter stemming of tokens longer than three characters;
+  ``-U``: also ROUGE-SU*, which adds the unigram of every token that starts
+  a skip bigram, i.e. all but the last: C(n, 2) + n − 1 grams, so a one-word
+  segment scores 0 as it does in ROUGE 1.5.5;
+* ``-m``: tokens longer than three characters are stemmed as ROUGE's
+  ``MorphStem`` does (:mod:`~checkpoints.evaluate.metrics.rouge_stem`):
+  WordNet's irregular forms first (``went`` → ``go``), else ROUGE's own
+  Porter stemmer (``element`` → ``elem``);
 * ROUGE's own text normalisation: lower-cased whatever ``--case`` says, every
   run of characters other than letters and digits is a separator. ROUGE 1.5.5
   keeps ASCII ``[a-z0-9]`` only; letters and digits of every script are kept
   here, so that German or Chinese output is not erased. Text is first split by
   the project tokenizer (``--tokenize``; ``zh`` separates Chinese characters).
-  English is stemmed with Porter's original algorithm as ROUGE does; other
-  languages with their Snowball stemmer (ROUGE 1.5.5 has none), or not at all.
+  English is stemmed as ROUGE does (``-m`` below); other languages with
+  their Snowball stemmer (ROUGE 1.5.5 has none), or not at all.
 * an empty candidate or reference contributes nothing: its scores are 0
   (Asiya replaces empty lines by a placeholder token only to keep ROUGE from
   failing).
+
+Equal to ROUGE-1.5.5.pl (checked to 1e-9 on TED segments by
+``tests/metrics/test_rouge_reference_tool.py``): every segment F of the eight
+variants, for English with ``-m`` and, on ASCII-coded tokens, unstemmed. The
+remaining, documented conventions are: non-ASCII letters are kept and other
+languages use Snowball (above); values are not rounded (ROUGE rounds R and P
+to five decimals before forming F, and F again); the system score is the
+exact mean of the segment F, which ROUGE computes, whereas the ``Average_F``
+it prints is the mean of its ``-r 1000`` bootstrap resamples, an estimate of
+that mean that differs from it by about 1e-3; text the project tokenizer
+rewrites (``13a`` unescapes ``&amp;``) reaches ROUGE as written.
 
 All eight measures come from one comparison of each (candidate, reference)
 pair, kept in the run's cache, so asking for every ROUGE variant costs one
@@ -50,6 +68,7 @@ from math import comb
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.metrics.base import MeanOfSegments, MetricOptions
 from checkpoints.evaluate.metrics.registry import MetricEntry
+from checkpoints.evaluate.metrics.rouge_stem import rouge_stem
 from checkpoints.evaluate.stemming import get_stemmer
 from checkpoints.tokenizers import get_tokenizer
 
@@ -75,8 +94,11 @@ class PairCounts:
     """Clipped co-occurrences of 1..4-grams."""
     lcs: int
     wlcs: float
+    """ROUGE 1.5.5's ROUGE-W hit value (:func:`wlcs_score`)."""
     skip_hits: int
     """Clipped co-occurrences of skip bigrams (unlimited gap)."""
+    su_unigram_hits: int
+    """Clipped unigram co-occurrences without each side's last token (ROUGE-SU*'s unigram part)."""
 
 
 # ---------------------------------------------------------------------------
@@ -97,16 +119,16 @@ def _is_english(language: str) -> bool:
 
 
 def stemmer_name(language: str) -> str:
-    """Which stemmer ``-m`` means for a target language: ``porter``, ``snowball`` or ``none``."""
+    """Which stemmer ``-m`` means for a target language: ``rouge155`` (ROUGE's own), ``snowball`` or ``none``."""
     if _is_english(language):
-        return "porter"
+        return "rouge155"
     return "snowball" if _rouge_stemmer(language) is not None else "none"
 
 
 @cache
 def _rouge_stemmer(language: str) -> Callable[[str], str] | None:
     if _is_english(language):
-        return get_stemmer("porter")
+        return rouge_stem
     try:
         return get_stemmer(language)
     except UsageError:
@@ -137,32 +159,65 @@ def lcs_length(first: Sequence[str], second: Sequence[str]) -> int:
 
 
 def wlcs_score(reference: Sequence[str], candidate: Sequence[str], weight: float = WLCS_WEIGHT) -> float:
-    """Weighted LCS (Lin 2004, ROUGE 1.5.5's ``wlcs``): a run of k consecutive matches earns f(k) = k^weight.
+    """ROUGE-W's hit value as ROUGE 1.5.5 computes it (``wlcs``), not the weighted-LCS table value.
 
-    Rows follow the reference (ROUGE's model) and columns the candidate
-    (its peer), with ROUGE's tie rule (take the left cell unless the upper one
-    is strictly larger), which decides between equal-weight paths.
+    ROUGE fills Lin's (2004) weighted-LCS table with rows following the
+    reference (its model) and columns the candidate (its peer), breaking ties
+    upwards (``c[i-1][j] >= c[i][j-1]``); it then only keeps *which reference
+    tokens* the traced-back path matches and scores runs of consecutive
+    matched reference positions: a run of k earns k^weight. Matches that are
+    adjacent in the reference but not in the candidate therefore form one
+    run, so this can exceed the table value (which is what Lin's paper
+    scores). Unigram clipping as ROUGE does it is kept: a matched token only
+    counts while both sides still have an unused occurrence of it, and a run
+    is only flushed at a counted match, exactly as in ``wlcs``.
     """
-    n = len(candidate)
-    if not reference or not n:
+    m, n = len(reference), len(candidate)
+    if not m or not n:
         return 0.0
-    f = [k**weight for k in range(min(len(reference), n) + 2)]
-    previous_c = [0.0] * (n + 1)
-    previous_w = [0] * (n + 1)
-    for token in reference:
-        c = [0.0] * (n + 1)
-        w = [0] * (n + 1)
+    f = [k**weight for k in range(min(m, n) + 2)]
+    c = [[0.0] * (n + 1) for _ in range(m + 1)]
+    run = [[0] * (n + 1) for _ in range(m + 1)]
+    move = [[0] * (n + 1) for _ in range(m + 1)]  # 1 diagonal, 2 up, 3 left
+    for i in range(1, m + 1):
+        token, above, row, above_run, row_run, row_move = reference[i - 1], c[i - 1], c[i], run[i - 1], run[i], move[i]
         for j in range(1, n + 1):
             if candidate[j - 1] == token:
-                k = previous_w[j - 1]
-                c[j] = previous_c[j - 1] + f[k + 1] - f[k]
-                w[j] = k + 1
-            elif previous_c[j] > c[j - 1]:
-                c[j] = previous_c[j]
+                k = above_run[j - 1]
+                row[j] = above[j - 1] + f[k + 1] - f[k]
+                row_run[j] = k + 1
+                row_move[j] = 1
+            elif above[j] >= row[j - 1]:
+                row[j] = above[j]
+                row_move[j] = 2
             else:
-                c[j] = c[j - 1]
-        previous_c, previous_w = c, w
-    return previous_c[n]
+                row[j] = row[j - 1]
+                row_move[j] = 3
+    hit_mask = [False] * m
+    i, j = m, n
+    while i and j:
+        step = move[i][j]
+        if step == 1:
+            i -= 1
+            j -= 1
+            hit_mask[i] = True
+        elif step == 2:
+            i -= 1
+        else:
+            j -= 1
+    reference_left, candidate_left = Counter(reference), Counter(candidate)
+    hits = 0.0
+    run_length = 0
+    for position, token in enumerate(reference):
+        if not hit_mask[position] or reference_left[token] <= 0 or candidate_left[token] <= 0:
+            continue
+        run_length += 1
+        if position + 1 == m or not hit_mask[position + 1]:
+            hits += f[run_length] if run_length < len(f) else run_length**weight
+            run_length = 0
+        reference_left[token] -= 1
+        candidate_left[token] -= 1
+    return hits
 
 
 def _ngram_counts(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
@@ -189,6 +244,7 @@ def pair_counts(candidate: tuple[str, ...], reference: tuple[str, ...]) -> PairC
         lcs=lcs_length(reference, candidate),
         wlcs=wlcs_score(reference, candidate),
         skip_hits=_clipped(_skip_bigrams(candidate), _skip_bigrams(reference)),
+        su_unigram_hits=_clipped(_ngram_counts(candidate[:-1], 1), _ngram_counts(reference[:-1], 1)),
     )
 
 
@@ -212,7 +268,9 @@ def _rouge_l(c: PairCounts) -> tuple[float, float, float]:
 
 
 def _rouge_w(c: PairCounts) -> tuple[float, float, float]:
-    return c.wlcs, c.reference_length**WLCS_WEIGHT, c.candidate_length**WLCS_WEIGHT
+    # ROUGE 1.5.5 weights the reference length twice (wlcs adds |ref|^w, and
+    # computeWLCSScore raises that sum to w again) but the candidate's once.
+    return c.wlcs, (c.reference_length**WLCS_WEIGHT) ** WLCS_WEIGHT, c.candidate_length**WLCS_WEIGHT
 
 
 def _rouge_s(c: PairCounts) -> tuple[float, float, float]:
@@ -220,12 +278,12 @@ def _rouge_s(c: PairCounts) -> tuple[float, float, float]:
 
 
 def _rouge_su(c: PairCounts) -> tuple[float, float, float]:
-    # The begin-of-sentence token pairs with every word: n more pairs, and
-    # (<s>, w) matches exactly when w does.
+    # ROUGE 1.5.5's createSkipBigram adds the unigram of every token that
+    # starts a skip bigram, i.e. all but the last: n - 1 more grams per side.
     return (
-        c.skip_hits + c.ngram_hits[0],
-        comb(c.reference_length, 2) + c.reference_length,
-        comb(c.candidate_length, 2) + c.candidate_length,
+        c.skip_hits + c.su_unigram_hits,
+        comb(c.reference_length, 2) + max(c.reference_length - 1, 0),
+        comb(c.candidate_length, 2) + max(c.candidate_length - 1, 0),
     )
 
 

@@ -25,6 +25,7 @@ from checkpoints.errors import CorpusMismatch, UsageError
 from checkpoints.evaluate.metrics.base import Aggregation, MetricOptions
 from checkpoints.evaluate.metrics.bleu_nist import (
     NIST_BETA,
+    MtevalNist,
     closest_length,
     mteval_tokens,
     nist_length_penalty,
@@ -182,6 +183,69 @@ def test_nist_information_weights_come_from_the_whole_reference_corpus() -> None
     in_corpus = metric.corpus_stats(["a b", "a c"], [["a b", "a c"]])
     assert metric.scalar(in_corpus[0]) == pytest.approx(2.5, abs=1e-12)
     assert metric.scalar(metric.segment_stats("a b", ["a b"])) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_nist_zero_prefix_follows_mteval_v13a_by_default() -> None:
+    """mteval's Perl tests the bigram prefix "0" as false and divides by the total word count.
+
+    Reference "0 a 0 b" (4 words): count(0) = 2, count(a) = count(b) = 1, each bigram once.
+    Hypothesis = reference, so no length penalty; t_1 = 4, t_2 = 3, t_3 = 2.
+    Unigrams: info(0) = log2(4/2) = 1 (twice), info(a) = info(b) = log2(4/1) = 2 → 6 / 4 = 1.5.
+    Bigrams, mteval: "0 a" and "0 b" have the prefix "0" → log2(4/1) = 2 each; "a 0": log2(1/1) = 0
+      → info_2 = 4, NISTi-2 = 4/3, NIST-2 = 1.5 + 4/3.
+    Bigrams, intended: "0 a", "0 b" → log2(count(0)/1) = log2(2) = 1 each → info_2 = 2,
+      NISTi-2 = 2/3, NIST-2 = 1.5 + 2/3.
+    Trigrams "0 a 0", "a 0 b": prefix bigram seen once, trigram once → 0 bits in both, so
+      NIST-3 = NIST-2 (a prefix "0 a" is a true string in Perl: no quirk beyond bigrams).
+    """
+    text = "0 a 0 b"
+    for name, mteval, intended in (("NIST-2", 1.5 + 4 / 3, 1.5 + 2 / 3), ("NIST-3", 1.5 + 4 / 3, 1.5 + 2 / 3),
+                                   ("NISTi-2", 4 / 3, 2 / 3), ("NISTi-3", 0.0, 0.0)):
+        assert score(name, text, [text]) == pytest.approx(mteval, abs=1e-12)
+        default = get_metric(name, MetricOptions(extra={"nist-info": "mteval"}))
+        assert default.scalar(default.segment_stats(text, [text])) == pytest.approx(mteval, abs=1e-12)
+        option = get_metric(name, MetricOptions(extra={"nist-info": "intended"}))
+        assert option.scalar(option.segment_stats(text, [text])) == pytest.approx(intended, abs=1e-12)
+        order, individual = int(name[-1]), name.startswith("NISTi")
+        keyword = MtevalNist(name, order, individual, nist_info="intended")
+        assert keyword.scalar(keyword.segment_stats(text, [text])) == pytest.approx(intended, abs=1e-12)
+
+
+def test_nist_zero_quirk_is_only_the_string_zero() -> None:
+    """Other tokens, even "00" or "0.0" (true strings in Perl), keep the prefix count in both variants.
+
+    Reference "00 a 00 b": as above but every bigram is ordinary: "00 a", "00 b" → log2(2/1) = 1,
+    "a 00" → 0: NIST-2 = 6/4 + 2/3. Same for "0.0".
+    """
+    for zero in ("00", "0.0"):
+        text = f"{zero} a {zero} b"
+        assert score("NIST-2", text, [text]) == pytest.approx(1.5 + 2 / 3, abs=1e-12)
+        intended = get_metric("NIST-2", MetricOptions(extra={"nist-info": "intended"}))
+        assert intended.scalar(intended.segment_stats(text, [text])) == pytest.approx(1.5 + 2 / 3, abs=1e-12)
+
+
+def test_nist_zero_quirk_in_a_corpus_with_a_shorter_hypothesis() -> None:
+    """Corpus weights and the length penalty with the quirk.
+
+    References "0 x y" and "0 z w" (6 words): count(0) = 2, every other unigram and bigram once.
+    Segment 1, hypothesis "0 x": t_1 = 2, t_2 = 1; info(0) = log2(6/2) = log2 3, info(x) = log2 6.
+    "0 x": mteval log2(6/1) = log2 6, intended log2(2/1) = 1.
+    c = 2, r̄ = 3: LP = exp(−β ln²(2/3)) = 0.5 (the penalty is 0.5 at 2/3 of the length).
+    NIST-2 = 0.5 · ((log2 3 + log2 6)/2 + log2 6) with the quirk, 0.5 · ((log2 3 + log2 6)/2 + 1) without.
+    """
+    hypotheses, references = ["0 x", "0 z w"], [["0 x y", "0 z w"]]
+    unigrams = (math.log2(3) + math.log2(6)) / 2
+    for info, bigram in (("mteval", math.log2(6)), ("intended", 1.0)):
+        metric = get_metric("NIST-2", MetricOptions(extra={"nist-info": info}))
+        stats = metric.corpus_stats(hypotheses, references)
+        assert metric.scalar(stats[0]) == pytest.approx(0.5 * (unigrams + bigram), abs=1e-12)
+
+
+def test_nist_info_option_is_checked_and_signed() -> None:
+    with pytest.raises(UsageError, match="unknown NIST information weights 'perl'"):
+        get_metric("NIST", MetricOptions(extra={"nist-info": "perl"}))
+    assert "info" not in get_metric("NIST").signature()
+    assert get_metric("NIST", MetricOptions(extra={"nist-info": "intended"})).signature()["info"] == "intended"
 
 
 # --- D.1 #6: closest reference length -----------------------------------------------------------

@@ -240,9 +240,10 @@ def test_missing_file(capsys, test_only_metrics, files, tmp_path) -> None:
         (["--include-refs"], "scoring the references needs at least two of them (each is scored against the others)"),
         (["--metric-set", "syntactic"], "unknown metric set 'syntactic' (known: lexical)"),
         (["--brevity-penalty", "longest"], "--brevity-penalty 'longest': choose closest or shortest"),
+        (["--nist-info", "asiya"], "--nist-info 'asiya': choose mteval or intended"),
     ],
     ids=["format", "granularity", "input", "case", "tokenize", "significance-alone", "method", "correction", "samples",
-         "alpha", "include-refs", "metric-set", "brevity-penalty"],
+         "alpha", "include-refs", "metric-set", "brevity-penalty", "nist-info"],
 )
 def test_usage_errors(capsys, test_only_metrics, files, extra, message) -> None:
     code, out, err = run(capsys, "-r", files["ref.txt"], "-s", f"A={files['A.txt']}", "-m", "P1", *extra)
@@ -339,7 +340,7 @@ def test_target_language_named_in_words_by_nist_xml(capsys) -> None:
     assert (code, err) == (0, "")
     signatures = json.loads(out)["signature"]
     assert "|lang:en|" in signatures["METEOR-ex"] and "|params:0.85,0.2,0.6,0.75|" in signatures["METEOR-ex"]
-    assert "|text:lc+alnum+porter|" in signatures["ROUGE-1"]
+    assert "|text:lc+alnum+rouge155|" in signatures["ROUGE-1"]
 
 
 def test_a_skipped_metric_is_named_once(capsys, files) -> None:
@@ -399,3 +400,20 @@ def test_significance_on_ted_flags_a_clear_difference(capsys) -> None:
         assert comparison["significant"] is True
         assert comparison["interval"][0] > 0
         assert comparison["difference"] == pytest.approx(payload["scores"]["FB"][comparison["metric"]] - payload["scores"]["Nemo"][comparison["metric"]])
+
+
+def test_nist_info_chooses_the_information_weights(capsys, tmp_path: Path) -> None:
+    """Reference = output = "0 a 0 b": NIST-2 is 1.5 + 4/3 with mteval-v13a's weights (the bigrams
+    after the token "0" weighed against all 4 words) and 1.5 + 2/3 as published (worked out in
+    tests/metrics/test_bleu_nist.py); the non-default choice shows in the signature."""
+    text = tmp_path / "t.txt"
+    text.write_text("0 a 0 b\n", encoding="utf-8")
+    results = {}
+    for choice in ("mteval", "intended"):
+        code, out, err = run(capsys, "-r", text, "-s", f"A={text}", "-m", "NIST-2", "-f", "json", "--nist-info", choice)
+        assert (code, err) == (0, "")
+        results[choice] = json.loads(out)
+    assert results["mteval"]["scores"]["A"]["NIST-2"] == pytest.approx(1.5 + 4 / 3, abs=1e-12)
+    assert results["intended"]["scores"]["A"]["NIST-2"] == pytest.approx(1.5 + 2 / 3, abs=1e-12)
+    assert "info:intended" in results["intended"]["signature"]["NIST-2"]
+    assert "info:" not in results["mteval"]["signature"]["NIST-2"]

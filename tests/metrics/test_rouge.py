@@ -55,12 +55,16 @@ def test_all_eight_variants_are_registered_as_means_of_segments() -> None:
         ("ROUGE-4", 0.0),
         # LCS "the cat on the mat" = 5 of 6
         ("ROUGE-L", 5 / 6),
-        # WLCS: runs "the cat" and "on the mat": 2^1.2 + 3^1.2; R = P = (WLCS / 6^1.2)^(1/1.2)
-        ("ROUGE-W", ((2**1.2 + 3**1.2) / 6**1.2) ** (1 / 1.2)),
+        # WLCS: runs "the cat" and "on the mat": 2^1.2 + 3^1.2; ROUGE 1.5.5 divides by
+        # |ref|^(1.2·1.2) for R and |cand|^1.2 for P (was R = P = (WLCS / 6^1.2)^(1/1.2) =
+        # 0.7454, which ROUGE-1.5.5.pl does not give: it gives 0.6132521636250661)
+        ("ROUGE-W", f_measure(((2**1.2 + 3**1.2) / 6**1.2) ** (1 / 1.2), ((2**1.2 + 3**1.2) / 6**1.44) ** (1 / 1.2))),
         # skip bigrams: the 5 common words keep their order, C(5,2) = 10 of C(6,2) = 15
         ("ROUGE-S*", 10 / 15),
-        # plus the begin-of-sentence pairs: 10 + 5 hits of 15 + 6
-        ("ROUGE-SU*", 15 / 21),
+        # plus the unigrams of every word but the last (ROUGE 1.5.5's createSkipBigram):
+        # the, cat, on, the of "the cat sat on the" → 10 + 4 hits of 15 + 5 (was 15/21 with
+        # every unigram; ROUGE-1.5.5.pl gives 0.7)
+        ("ROUGE-SU*", 14 / 20),
     ],
 )
 def test_hand_worked_pair(name: str, expected: float) -> None:
@@ -78,13 +82,19 @@ def test_precision_and_recall_differ_by_length() -> None:
     # "the cat" against REF: 2 unigram hits; R = 2/6, P = 2/2; F = 2PR/(P+R) = 0.5
     assert rouge("ROUGE-1", "the cat", [REF]) == pytest.approx(f_measure(1.0, 1 / 3), abs=1e-12)
     assert f_measure(1.0, 1 / 3) == pytest.approx(0.5)
-    # ROUGE-W: WLCS = f(2) = 2^1.2; R = (2^1.2 / 6^1.2)^(1/1.2) = 1/3; P = (2^1.2 / 2^1.2)^(1/1.2) = 1
-    assert rouge("ROUGE-W", "the cat", [REF]) == pytest.approx(0.5, abs=1e-12)
+    # ROUGE-W: WLCS = f(2) = 2^1.2; R = (2^1.2 / 6^1.44)^(1/1.2); P = (2^1.2 / 2^1.2)^(1/1.2) = 1
+    # (was 0.5 with R = 1/3 from 6^1.2; ROUGE-1.5.5.pl gives 0.3778641695498693)
+    recall = (2**1.2 / 6**1.44) ** (1 / 1.2)
+    assert rouge("ROUGE-W", "the cat", [REF]) == pytest.approx(f_measure(1.0, recall), abs=1e-12)
+    assert rouge("ROUGE-W", "the cat", [REF]) == pytest.approx(0.3778641695498693, abs=1e-12)
 
 
 def test_normalisation_lowercases_strips_punctuation_and_stems_long_words() -> None:
-    # Porter stemming (-m) applies to tokens longer than three characters only.
-    assert rouge_tokens("The CATS were running, wasn't it?") == ("the", "cat", "were", "run", "wasn", "t", "it")
+    # Stemming (-m) applies to tokens longer than three characters only; ROUGE 1.5.5
+    # looks a token up in WordNet's exception lists first ("were" → "be", which the
+    # old Porter-only expectation "were" missed), then uses its own Porter stemmer.
+    assert rouge_tokens("The CATS were running, wasn't it?") == ("the", "cat", "be", "run", "wasn", "t", "it")
+    assert rouge_tokens("went children element") == ("go", "child", "elem")
     assert rouge_tokens("was") == ("was",)  # Porter would give "wa"
     # Case never matters (ROUGE lower-cases), whatever --case says.
     assert rouge("ROUGE-1", "The CAT", ["the cat"]) == 1.0
@@ -103,8 +113,12 @@ def test_references_are_pooled_as_rouge_f_a() -> None:
     # -f A: R = Σ hits / Σ reference lengths = (2 + 0)/(2 + 2);
     # P = Σ hits / (2 references × 2 candidate words) = 2/4. Best-reference would give 1.0.
     assert rouge("ROUGE-1", "the cat", ["the cat", "a dog"]) == pytest.approx(0.5, abs=1e-12)
-    # ROUGE-W pools before undoing the weighting: R = P = ((2^1.2 + 0)/(2·2^1.2))^(1/1.2)
-    assert rouge("ROUGE-W", "the cat", ["the cat", "a dog"]) == pytest.approx(0.5 ** (1 / 1.2), abs=1e-12)
+    # ROUGE-W pools before undoing the weighting: P = ((2^1.2 + 0)/(2·2^1.2))^(1/1.2),
+    # R = (2^1.2/(2^1.44 + 2^1.44))^(1/1.2) (was R = P = 0.5^(1/1.2) = 0.5612;
+    # ROUGE-1.5.5.pl gives 0.52239163570771285)
+    precision = 0.5 ** (1 / 1.2)
+    recall = (2**1.2 / (2 * 2**1.44)) ** (1 / 1.2)
+    assert rouge("ROUGE-W", "the cat", ["the cat", "a dog"]) == pytest.approx(f_measure(precision, recall), abs=1e-12)
 
 
 def test_system_score_is_the_mean_of_segment_f() -> None:
@@ -124,6 +138,20 @@ def test_skip_bigram_counts_are_n_choose_2() -> None:
     # repeated words are clipped: a a vs a: one pair on the left, none on the right
     assert pair_counts(("a", "a"), ("a",)).skip_hits == 0
     assert pair_counts(("a", "a", "a"), ("a", "a")).skip_hits == 1
+
+
+def test_su_never_counts_the_last_unigram() -> None:
+    # ROUGE-1.5.5.pl scores a one-word segment 0 in ROUGE-SU* (it only adds the
+    # unigrams that start a skip bigram); ROUGE-W and ROUGE-1 give 1.
+    assert rouge("ROUGE-SU*", "Applause", ["Applause"]) == 0.0
+    assert rouge("ROUGE-W", "Applause", ["Applause"]) == 1.0
+
+
+def test_rouge_w_runs_are_counted_on_the_reference() -> None:
+    # candidate "a x b" against reference "a b": the LCS matches reference
+    # positions 1 and 2, one run of 2 for ROUGE 1.5.5 (2^1.2), where the weighted-LCS
+    # table gives 1 + 1 (the candidate's matches are not adjacent).
+    assert wlcs_score(tuple("ab"), tuple("axb")) == pytest.approx(2**1.2)
 
 
 def test_wlcs_rewards_consecutive_matches() -> None:
@@ -171,6 +199,6 @@ def test_score_is_vectorised_over_leading_axes() -> None:
 
 def test_signature_says_what_is_stored_and_how_text_is_normalised() -> None:
     assert get_metric("ROUGE-W").signature()["value"] == "F"
-    assert get_metric("ROUGE-1").signature()["text"] == "lc+alnum+porter"
+    assert get_metric("ROUGE-1").signature()["text"] == "lc+alnum+rouge155"
     assert get_metric("ROUGE-1", MetricOptions(language="de")).signature()["text"] == "lc+alnum+snowball"
     assert get_metric("ROUGE-1", MetricOptions(language="zh")).signature()["text"] == "lc+alnum+none"
