@@ -34,6 +34,19 @@ large monolingual corpora) that are not part of this project. Without a list
 word is a content word, δ cancels out, and P and R are the module-weighted
 match counts over the lengths (the formula before Meteor 1.3 added the
 function-word weighting). With a list the full 1.3+ formula applies.
+Meteor 1.5 itself always uses its English list (``function/english.words``
+in the jar), whatever ``-l`` says: its configuration takes the word-list
+location from its default language, English, and ``-l`` does not change it
+(checked on the jar: German "der" counts as a content word, English "the" as
+a function word, under ``-l de`` and ``-l fr``). To reproduce the jar for
+any language, pass that English list.
+
+**Stems** (``METEOR-st`` and the stem stage of ``-sy``/``-pa``): for English
+and German the stemmers of Meteor 1.5's older Java Snowball, reproduced in
+:mod:`checkpoints.evaluate.metrics.meteor_stem` and applied to the words as
+given (cased, as the jar does); PyStemmer's current Snowball differs on some
+words (English "organism", "international"; German "Ergebnisse", "betrachtet").
+Other languages use PyStemmer's Snowball, which may differ from the jar's.
 
 **Alignment** (Meteor 1.x ``Aligner``): every module proposes candidate
 matches and Meteor's beam search picks an alignment among them; see
@@ -43,12 +56,28 @@ and paraphrase matching only, as Asiya does for Czech, and ``METEOR-st`` is an
 error; ``METEOR-sy`` exists for English only (WordNet 3.0, looked up
 case-insensitively through WordNet's morphology).
 
+**Equality with Meteor 1.5** (``tests/metrics/test_meteor_reference_tool.py``
+runs the jar from the PyPI package ``pycocoevalcap``): given the same
+whitespace-separated tokens and the jar's English function-word list,
+``METEOR-ex`` (``-m exact``) and ``METEOR-st`` (``-m "exact stem"``) give the
+jar's segment and system scores to 1e-9, for English (``-l en``) and German
+(``-l de``), with the words as given and lower-cased (``-lower`` /
+``--case ci``). Measured on every segment (529) of every system of the TED
+zh-en and en-de test data (13 systems each); the stemmers also give
+the jar's stems on 744,446 English and 307,994 German word forms. Not
+compared, so not claimed: ``METEOR-sy`` and ``METEOR-pa`` (WordNet and
+paraphrase tables differ from Meteor's), other languages, and Meteor's own
+tokenization and ``-norm`` normalisation.
+
 **Several references**: the hypothesis is scored against each; the best
 score wins (the first on ties) and its statistics are kept.
 
 **Aggregation**: statistics (lengths, matches per module and word class,
 chunks) are summed and the score computed from the sums, like Meteor's
 system and document scores, which Asiya reports (``Aggregation.CORPUS``).
+As in Meteor 1.5's ``MeteorStats.addStats``, a segment matched whole in a
+single chunk contributes no chunk to the sums (its statistics carry 0
+chunks; its own fragmentation is 0 either way).
 
 Text: the project tokenizer (``--tokenize``), lower-cased with ``--case ci``
 (Asiya passes no ``-norm``/``-lower``, so Meteor compares the words as given).
@@ -76,7 +105,6 @@ from checkpoints.evaluate.metrics.meteor_align import (
     EXACT,
     MODULE_NAMES,
     PARAPHRASE,
-    SEARCH_WEIGHTS,
     STEM,
     SYNONYM,
     Analysed,
@@ -85,8 +113,10 @@ from checkpoints.evaluate.metrics.meteor_align import (
     align,
     candidates,
     count_chunks,
+    coverage_gain,
     resolve,
 )
+from checkpoints.evaluate.metrics.meteor_stem import METEOR_STEMMERS
 from checkpoints.evaluate.metrics.overlap import segment_tokens
 from checkpoints.evaluate.metrics.registry import MetricEntry
 from checkpoints.evaluate.stemming import get_stemmer
@@ -100,7 +130,6 @@ __all__ = [
     "MODULE_NAMES",
     "PARAMETERS",
     "PARAPHRASE",
-    "SEARCH_WEIGHTS",
     "STEM",
     "SYNONYM",
     "VARIANTS",
@@ -108,6 +137,7 @@ __all__ = [
     "Meteor",
     "Parameters",
     "count_chunks",
+    "coverage_gain",
     "language_key",
     "meteor_scores",
     "parameters_for",
@@ -168,6 +198,9 @@ N_STATS = CHUNKS + 1
 
 
 def _stemmer_or_none(language: str) -> Callable[[str], str] | None:
+    """Meteor 1.5's own (older) Snowball stemmer where reproduced (English, German), else PyStemmer's."""
+    if language in METEOR_STEMMERS:
+        return METEOR_STEMMERS[language]
     try:
         return get_stemmer(language)
     except UsageError:
@@ -301,6 +334,8 @@ class Meteor(Metric):
                                  f"{self.options.language!r}"
                                  + (" (WordNet synonyms exist for English only)" if module == SYNONYM else ""))
         self.modules = tuple(modules)
+        # Meteor's aligner ranks partial alignments with the scorer's module weights.
+        self._search_weights = tuple(weight or 0.0 for weight in self.parameters.weights)
         self._stem = stemmer if STEM in self.modules else None
         self._synonyms = self._load_synonyms() if SYNONYM in self.modules else None
         self._paraphrases = self._load_paraphrases() if PARAPHRASE in self.modules else None
@@ -364,7 +399,7 @@ class Meteor(Metric):
         return candidates(hyp, ref, self.modules, self._paraphrases, self._max_phrase)
 
     def align(self, hyp: Analysed, ref: Analysed) -> list[Match]:
-        return align(hyp, ref, self.candidates)
+        return align(hyp, ref, self.candidates, self._search_weights)
 
     def _pair_stats(self, hyp: Analysed, ref: Analysed) -> np.ndarray:
         matches = self.align(hyp, ref)
@@ -379,7 +414,13 @@ class Meteor(Metric):
                 stats[base + (2 if hyp.function[i] else 0)] += 1
             for j in range(match.ref_start, match.ref_start + match.ref_length):
                 stats[base + (3 if ref.function[j] else 1)] += 1
-        stats[CHUNKS] = count_chunks(matches, len(ref.tokens))
+        chunks = count_chunks(matches, len(ref.tokens))
+        whole = (chunks == 1 and sum(m.hyp_length for m in matches) == len(hyp.tokens)
+                 and sum(m.ref_length for m in matches) == len(ref.tokens))
+        # Meteor's MeteorStats.addStats leaves out the chunk of a segment matched whole in one
+        # chunk (its fragmentation is 0); storing 0 keeps the segment score and makes summed
+        # statistics give Meteor's system and document scores.
+        stats[CHUNKS] = 0 if whole else chunks
         return stats
 
     def segment_stats(self, hypothesis: str, references: Sequence[str], source: str | None = None) -> np.ndarray:

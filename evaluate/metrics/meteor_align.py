@@ -7,14 +7,22 @@ module is not proposed again (:func:`candidates`). A candidate that is the
 only one at its reference position and whose words no other candidate
 touches is fixed. The rest is resolved by Meteor's beam search (beam 40) over
 reference positions left to right, ranking partial alignments by (1) words
-covered, weighted 1.0 for exact and 0.5 for other matches, (2) fewer chunks,
-(3) smaller total distance |reference start − hypothesis start|
-(:func:`resolve`). This is Meteor's search, so its approximation too: with
-more than 40 competing partial alignments the best may be pruned. (Meteor's
-code adds a new match's distance to the competing path that skips it; here it
-goes to the path that takes it, as intended; it only matters for ties in
-coverage and chunks.) Identical sentences are aligned word for word at once,
-as Meteor does (:func:`align`).
+covered, counted as Meteor counts them (:func:`coverage_gain`: each side's
+coverage is a whole number and grows by the whole part of length × the
+language's module weight, so a one-word stem or synonym match counts 0 and
+an exact one 1 a side), (2) fewer chunks, (3) smaller total distance
+|reference start − hypothesis start| (:func:`resolve`). Meteor adds a
+candidate's distance not to the partial alignment that takes it but to the
+one that leaves the reference word unmatched and to the candidates tried
+after it at the same word; the search does the same, since the order of
+partial alignments decides ties and so which alignment wins. This is
+Meteor's search, so its approximation too: with more than 40 competing
+partial alignments the best may be pruned. Identical sentences are aligned
+word for word at once, as Meteor does (:func:`align`).
+
+These rules were read from the Meteor 1.5 jar's ``Aligner`` and
+``PartialAlignment`` classes; with them METEOR-ex and METEOR-st give the
+jar's scores (see :mod:`checkpoints.evaluate.metrics.meteor`).
 
 The scoring side (parameters, statistics, the metric) is
 :mod:`checkpoints.evaluate.metrics.meteor`.
@@ -32,8 +40,8 @@ MODULE_NAMES = ("exact", "stem", "synonym", "paraphrase")
 BEAM_SIZE = 40
 """Meteor's default beam (``-x``)."""
 
-SEARCH_WEIGHTS = (1.0, 0.5, 0.5, 0.5)
-"""Module weights Meteor's scorer gives its aligner to rank partial alignments."""
+Weights = Sequence[float]
+"""A weight per module (exact, stem, synonym, paraphrase): the language's Meteor module weights."""
 
 Paraphrases = dict[tuple[str, ...], frozenset[tuple[str, ...]]]
 """Phrase → the phrases it may match (METEOR-pa's table, both directions)."""
@@ -53,12 +61,12 @@ class Analysed:
 class Match:
     """A candidate match: reference span ``[ref_start, ref_start + ref_length)`` ↔ hypothesis span.
 
-    The search needs each match's word masks, its weight in the ranking and its
-    distance from the diagonal many times, so they are computed once here.
+    The search needs each match's word masks and its distance from the
+    diagonal many times, so they are computed once here.
     """
 
     __slots__ = ("distance", "hyp_end", "hyp_length", "hyp_mask", "hyp_start", "module", "ref_end", "ref_length",
-                 "ref_mask", "ref_start", "weight")
+                 "ref_mask", "ref_start")
 
     def __init__(self, ref_start: int, ref_length: int, hyp_start: int, hyp_length: int, module: int) -> None:
         self.ref_start = ref_start
@@ -70,7 +78,6 @@ class Match:
         self.hyp_end = hyp_start + hyp_length
         self.hyp_mask = ((1 << hyp_length) - 1) << hyp_start
         self.ref_mask = ((1 << ref_length) - 1) << ref_start
-        self.weight = (hyp_length + ref_length) * SEARCH_WEIGHTS[module]
         self.distance = abs(ref_start - hyp_start)
 
     def __repr__(self) -> str:
@@ -117,14 +124,33 @@ def _fixed_matches(candidates: Sequence[Sequence[Match]], hyp_length: int, ref_l
     return fixed
 
 
-def resolve(candidates: Sequence[Sequence[Match]], hyp_length: int, ref_length: int,
+def coverage_gain(match: Match, weights: Weights) -> int:
+    """What a match adds to a partial alignment's coverage in Meteor's ranking.
+
+    Meteor keeps each side's coverage as an integer and adds
+    ``(int) (covered + length × weight)``, so a one-word match of a module
+    weighted below 1 (stem, synonym) adds nothing, and a phrase adds the whole
+    part of length × weight. (``covered`` is a whole number, so this is the
+    sum of the whole parts, unless length × weight lies within rounding of the
+    next whole number, which the weights Meteor ships never bring about.)
+    """
+    weight = weights[match.module]
+    return int(match.hyp_length * weight) + int(match.ref_length * weight)
+
+
+def resolve(candidates: Sequence[Sequence[Match]], hyp_length: int, ref_length: int, weights: Weights,
             beam_size: int = BEAM_SIZE) -> list[Match]:
-    """Meteor's alignment of one sentence pair from the candidate matches at each reference position."""
+    """Meteor's alignment of one sentence pair from the candidate matches at each reference position.
+
+    ``weights``: the language's module weights, which Meteor's scorer hands its
+    aligner for ranking partial alignments (:func:`coverage_gain`).
+    """
     fixed = _fixed_matches(candidates, hyp_length, ref_length)
+    gains = {match: coverage_gain(match, weights) for at_position in candidates for match in at_position}
     if all(match.ref_length == 1 for at_position in candidates for match in at_position):
-        best = _search_words(candidates, fixed, ref_length, beam_size)
+        best = _search_words(candidates, fixed, ref_length, beam_size, gains)
     else:
-        best = _search_phrases(candidates, fixed, ref_length, beam_size)
+        best = _search_phrases(candidates, fixed, ref_length, beam_size, gains)
     chosen: list[Match] = list(fixed.values())
     while best is not None:
         chosen.append(best[0])
@@ -133,30 +159,30 @@ def resolve(candidates: Sequence[Sequence[Match]], hyp_length: int, ref_length: 
 
 
 def _search_words(candidates: Sequence[Sequence[Match]], fixed: dict[int, Match], ref_length: int,
-                  beam_size: int) -> tuple | None:  # type: ignore[type-arg]
+                  beam_size: int, gains: dict[Match, int]) -> tuple | None:  # type: ignore[type-arg]
     """Meteor's beam search when every candidate covers one reference word.
 
     Then the next reference position is always the current one and only fixed
     matches occupy reference words ahead, so a partial alignment needs no
     reference mask: (−coverage, chunks, distance, used hypothesis words, end
     of the last match or −1, chosen matches). Steps that change nothing are
-    not spelled out.
+    not spelled out. Distances are Meteor's (see :func:`resolve`).
     """
     used = 0
     for match in fixed.values():
         used |= match.hyp_mask
-    paths: list[tuple] = [(0.0, 0, 0, used, -1, None)]  # type: ignore[type-arg]
+    paths: list[tuple] = [(0, 0, 0, used, -1, None)]  # type: ignore[type-arg]
     for current in range(ref_length):
         if len(paths) > 1:
             paths.sort(key=_rank)
             del paths[beam_size:]
         match = fixed.get(current)
         if match is not None:
-            weight, start, end, distance_ = match.weight, match.hyp_start, match.hyp_end, match.distance
-            paths = [(s - weight, c + (e != -1 and e != start), d + distance_, u, end, chosen)
+            gain, start, end, distance_ = gains[match], match.hyp_start, match.hyp_end, match.distance
+            paths = [(s - gain, c + (e != -1 and e != start), d + distance_, u, end, chosen)
                      for s, c, d, u, e, chosen in paths]
             continue
-        at_current = candidates[current]
+        at_current = [(match, gains[match]) for match in candidates[current]]
         if not at_current:
             # An unmatched reference word ends every open chunk.
             paths = [path if path[4] == -1 else (path[0], path[1] + 1, path[2], path[3], -1, path[5])
@@ -166,12 +192,13 @@ def _search_words(candidates: Sequence[Sequence[Match]], fixed: dict[int, Match]
         append = next_paths.append
         for path in paths:
             s, c, d, u, e, chosen = path
-            for match in at_current:
+            for match, gain in at_current:
                 if match.hyp_mask & u:
                     continue
-                append((s - match.weight, c + (e != -1 and match.hyp_start != e), d + match.distance,
+                append((s - gain, c + (e != -1 and match.hyp_start != e), d,
                         u | match.hyp_mask, match.hyp_end, (match, chosen)))
-            append((s, c + 1, d, u, -1, chosen) if e != -1 else path)
+                d += match.distance  # Meteor's: to the path that skips it, and to later siblings
+            append((s, c + (e != -1), d, u, -1, chosen))
         paths = next_paths
     # Meteor's last step: rank, keep the beam, close each path's last chunk, take the best.
     paths.sort(key=_rank)
@@ -179,7 +206,7 @@ def _search_words(candidates: Sequence[Sequence[Match]], fixed: dict[int, Match]
 
 
 def _search_phrases(candidates: Sequence[Sequence[Match]], fixed: dict[int, Match], ref_length: int,
-                    beam_size: int) -> tuple | None:  # type: ignore[type-arg]
+                    beam_size: int, gains: dict[Match, int]) -> tuple | None:  # type: ignore[type-arg]
     """Meteor's beam search in general (paraphrase matches span several words).
 
     A partial alignment is (−coverage, chunks, distance, used hypothesis
@@ -190,7 +217,7 @@ def _search_phrases(candidates: Sequence[Sequence[Match]], fixed: dict[int, Matc
     for match in fixed.values():
         used_hyp |= match.hyp_mask
         used_ref |= match.ref_mask
-    paths: list[tuple] = [(0.0, 0, 0, used_hyp, used_ref, -1, 0, None)]  # type: ignore[type-arg]
+    paths: list[tuple] = [(0, 0, 0, used_hyp, used_ref, -1, 0, None)]  # type: ignore[type-arg]
     for current in range(ref_length):
         if len(paths) > 1:
             paths.sort(key=_rank)
@@ -207,15 +234,16 @@ def _search_phrases(candidates: Sequence[Sequence[Match]], fixed: dict[int, Matc
                 else:
                     match = fixed.get(current)
                     if match is not None:
-                        append((score - match.weight, chunks + (last_end != -1 and match.hyp_start != last_end),
+                        append((score - gains[match], chunks + (last_end != -1 and match.hyp_start != last_end),
                                 distance + match.distance, used_hyp, used_ref, match.hyp_end, match.ref_end, chosen))
                 continue
             for match in at_current:
                 if match.hyp_mask & used_hyp or match.ref_mask & used_ref:
                     continue
-                append((score - match.weight, chunks + (last_end != -1 and match.hyp_start != last_end),
-                        distance + match.distance, used_hyp | match.hyp_mask, used_ref | match.ref_mask,
+                append((score - gains[match], chunks + (last_end != -1 and match.hyp_start != last_end),
+                        distance, used_hyp | match.hyp_mask, used_ref | match.ref_mask,
                         match.hyp_end, match.ref_end, (match, chosen)))
+                distance += match.distance  # Meteor's: to the path that skips it, and to later siblings
             # Leave this reference word unmatched: a chunk in progress ends.
             append((score, chunks + (last_end != -1), distance, used_hyp, used_ref, -1, idx + 1, chosen))
         paths = next_paths or paths[:1]
@@ -307,8 +335,9 @@ def _paraphrase_candidates(hyp: Analysed, ref: Analysed, at: list[list[Match]], 
         at[match.ref_start].append(match)
 
 
-def align(hyp: Analysed, ref: Analysed, propose: Callable[[Analysed, Analysed], list[list[Match]]]) -> list[Match]:
+def align(hyp: Analysed, ref: Analysed, propose: Callable[[Analysed, Analysed], list[list[Match]]],
+          weights: Weights) -> list[Match]:
     """Meteor's alignment of two segments; ``propose`` gives the candidate matches (:func:`candidates`)."""
     if hyp.tokens == ref.tokens:
         return [Match(j, 1, j, 1, EXACT) for j in range(len(ref.tokens))]
-    return resolve(propose(hyp, ref), len(hyp.tokens), len(ref.tokens))
+    return resolve(propose(hyp, ref), len(hyp.tokens), len(ref.tokens), weights)

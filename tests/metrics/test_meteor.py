@@ -24,6 +24,7 @@ from checkpoints.evaluate.metrics.base import Aggregation, MetricOptions
 from checkpoints.evaluate.metrics.meteor import (
     Match,
     count_chunks,
+    coverage_gain,
     meteor_scores,
     parameters_for,
     resolve,
@@ -224,39 +225,53 @@ def test_alignment_minimises_chunks_then_distance() -> None:
     assert [(m.ref_start, m.hyp_start) for m in matches] == [(0, 1), (1, 2), (2, 3)]
     assert count_chunks(matches, 3) == 1
     assert meteor("METEOR-ex", "x a b a", ["a b a"]) == pytest.approx(expected(3, 4, 3, 1, 3), abs=1e-12)
-    # a a vs a: both choices make one chunk; the one nearer the diagonal wins.
+    # a a vs a: both choices make one chunk and, as Meteor counts distance (a candidate's goes to
+    # the paths tried after it), tie; the first candidate, on the diagonal, wins.
     matches = metric.align(metric._analyse("a a"), metric._analyse("a"))
     assert [(m.ref_start, m.hyp_start) for m in matches] == [(0, 0)]
 
 
-def _brute_force(candidates: list[list[Match]], ref_length: int) -> tuple[float, int, int]:
-    """Best (−coverage, chunks, distance) over every consistent choice of candidates."""
+ENGLISH_WEIGHTS = (1.0, 0.6, 0.8, 0.6)
+
+
+def _brute_force(candidates: list[list[Match]], ref_length: int) -> tuple[int, int]:
+    """Best (−coverage, chunks) over every consistent choice of candidates (Meteor's integer coverage)."""
     flat = [match for at in candidates for match in at]
-    best = (0.0, 0, 0)
+    best = (0, 0)
     for size in range(1, len(flat) + 1):
         for subset in itertools.combinations(flat, size):
             hyp = [i for m in subset for i in range(m.hyp_start, m.hyp_end)]
             ref = [j for m in subset for j in range(m.ref_start, m.ref_end)]
             if len(set(hyp)) < len(hyp) or len(set(ref)) < len(ref):
                 continue
-            key = (-sum(m.weight for m in subset), count_chunks(list(subset), ref_length),
-                   sum(m.distance for m in subset))
+            key = (-sum(coverage_gain(m, ENGLISH_WEIGHTS) for m in subset), count_chunks(list(subset), ref_length))
             best = min(best, key)
     return best
 
 
 def test_search_finds_the_best_alignment_of_small_pairs() -> None:
     # With a beam wide enough to keep every partial alignment, Meteor's search
-    # is exhaustive: it must find the optimum of (coverage, chunks, distance).
+    # is exhaustive in coverage and chunks: it must find their optimum. (Not
+    # in distance, the last tie-break: Meteor adds a match's distance to the
+    # paths that skip it, and the search does as Meteor does.)
     metric = get_metric("METEOR-ex")
     rng = random.Random(3)
     for _ in range(150):
         hyp = metric._analyse(" ".join(rng.choice("abc") for _ in range(rng.randint(1, 5))))
         ref = metric._analyse(" ".join(rng.choice("abc") for _ in range(rng.randint(1, 5))))
         candidates = metric.candidates(hyp, ref)
-        found = resolve(candidates, len(hyp.tokens), len(ref.tokens), beam_size=10**6)
-        key = (-sum(m.weight for m in found), count_chunks(found, len(ref.tokens)), sum(m.distance for m in found))
+        found = resolve(candidates, len(hyp.tokens), len(ref.tokens), ENGLISH_WEIGHTS, beam_size=10**6)
+        key = (-sum(coverage_gain(m, ENGLISH_WEIGHTS) for m in found), count_chunks(found, len(ref.tokens)))
         assert key == _brute_force(candidates, len(ref.tokens)), (hyp.tokens, ref.tokens)
+
+
+def test_stem_matches_add_no_coverage_in_the_search() -> None:
+    # Meteor's partial alignments count coverage in whole numbers, adding
+    # (int) (covered + length × weight): a one-word stem match (weight 0.6)
+    # adds nothing, an exact one 2 (one word each side), a two-word phrase at 0.6 adds 1 + 1.
+    assert coverage_gain(Match(0, 1, 0, 1, 1), ENGLISH_WEIGHTS) == 0
+    assert coverage_gain(Match(0, 1, 0, 1, 0), ENGLISH_WEIGHTS) == 2
+    assert coverage_gain(Match(0, 2, 0, 2, 3), ENGLISH_WEIGHTS) == 2
 
 
 def test_exact_alignment_covers_every_clipped_match_on_real_text() -> None:
@@ -307,3 +322,28 @@ def test_signature_names_modules_and_parameters() -> None:
     signature = get_metric("METEOR-st").signature().format()
     assert "metric:METEOR-st" in signature and "modules:exact+stem" in signature
     assert "params:0.85,0.2,0.6,0.75" in signature and "weights:exact=1,stem=0.6" in signature
+
+
+@pytest.mark.parametrize(("word", "stem"), [
+    # Meteor 1.5's Java Snowball (stems taken from the jar); today's PyStemmer differs on each.
+    ("organism", "organ"), ("organization", "organ"), ("organization's", "organ"), ("evening", "even"),
+    ("international", "intern"), ("internationally", "intern"),
+    # Unchanged Porter2 behaviour and its exceptions.
+    ("generously", "generous"), ("skies", "sky"), ("dying", "die"), ("news", "news"), ("succeeding", "succeed"),
+    ("Arsenal", "Arsenal"), ("cry", "cri"), ("say", "say"), ("hopping", "hop"), ("hoping", "hope"),
+])
+def test_meteor_english_stemmer(word: str, stem: str) -> None:
+    from checkpoints.evaluate.metrics.meteor_stem import english_stem
+
+    assert english_stem(word) == stem
+
+
+@pytest.mark.parametrize(("word", "stem"), [
+    ("Ergebnisse", "Ergebniss"), ("Ergebnissen", "Ergebniss"), ("betrachtet", "betrachtet"),
+    ("Darwin's", "Darwin's"), ("Tetraeder", "Tetraed"),
+    ("Straße", "Strass"), ("USA", "uSA"), ("schön", "schon"), ("bauen", "bau"), ("Universum", "universum"),
+])
+def test_meteor_german_stemmer(word: str, stem: str) -> None:
+    from checkpoints.evaluate.metrics.meteor_stem import german_stem
+
+    assert german_stem(word) == stem
