@@ -36,7 +36,12 @@ from typing import NamedTuple, Protocol
 from checkpoints.extract.dictionary import Lexicon
 from checkpoints.extract.dm import DM_FLOOR, dictionary_matching_degree
 from checkpoints.extract.noise import constituent_spans, is_contiguous
-from checkpoints.extract.reliability import all_sure, cannot_translate, unsupported_shift
+from checkpoints.extract.reliability import (
+    all_sure,
+    cannot_translate,
+    function_words_only,
+    unsupported_shift,
+)
 from checkpoints.extract.surface import SurfaceForms
 from checkpoints.model import (
     Alignment,
@@ -250,9 +255,10 @@ def _aligned_references(
             reasons.append(SKIP_UNCONFIRMED)
             continue
         dm = dictionary_matching_degree(checkpoint_tokens, [tokens[t] for t in linked], lexicon)
-        if word_level and options.class_filter and dm <= DM_FLOOR:
+        if word_level and options.pos_filter and dm <= DM_FLOOR:
             head = checkpoint_tokens[_span_head(source_tokens, indices)]
-            if unsupported_shift(head, [tokens[t] for t in linked]):
+            aligned = [tokens[t] for t in linked]
+            if function_words_only(head, aligned) or (options.class_filter and unsupported_shift(head, aligned)):
                 reasons.append(SKIP_UNSUPPORTED_SHIFT)
                 continue
         if dm < options.min_dm and not sure:

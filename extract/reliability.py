@@ -156,6 +156,19 @@ zh-en dev pairs (two builds each), it would make references more exact
 check-point, more than the suite can give up."""
 
 
+FUNCTION_ONLY = frozenset({"AUX", "DET", "PRON", "CCONJ", "SCONJ", "PART", "PUNCT"})
+"""Parts of speech that alone never carry an open-class word's meaning unless a dictionary says so."""
+
+OPEN_UPOS = frozenset({"NOUN", "PROPN", "VERB", "ADJ"})
+
+
+def function_words_only(source: Token, targets: Sequence[Token]) -> bool:
+    """True when an open-class word is linked only to function words (auxiliaries,
+    articles, pronouns, conjunctions, particles). Call it for references the
+    dictionary does not support at all."""
+    return bool(targets) and source.upos in OPEN_UPOS and all(target.upos in FUNCTION_ONLY for target in targets)
+
+
 def unsupported_shift(source: Token, targets: Sequence[Token]) -> bool:
     """True when ``source`` is linked only to words of a
     class it does not become without the dictionary saying so (:data:`UNSUPPORTED_AS`).

@@ -13,6 +13,7 @@ from checkpoints.extract.reliability import (
     all_sure,
     cannot_translate,
     non_parallel_pairs,
+    function_words_only,
     translated_share,
     unsupported_shift,
 )
@@ -256,3 +257,23 @@ def test_the_build_counts_class_changes_without_support(run_cli, tmp_path: Path,
         else:
             assert suite.options["class_filter"] is False and not skipped
             assert (1, "Noun", (6,)) in kept and (2, "Verb", (6,)) in kept
+
+
+def test_open_class_words_linked_only_to_function_words(demo_dir: Path, data_dir: Path) -> None:
+    """zh-en dev pair 176: eflomal linked 讓 "let, make" (VERB) to "would" (AUX) alone, which
+    CC-CEDICT does not give for it. An open-class word whose only aligned words are function
+    words has lost its meaning; this holds for Chinese too, whose words change class freely
+    among nouns, verbs and adjectives but do not become auxiliaries or articles unaided."""
+    from checkpoints.extract.dm import DM_FLOOR, dictionary_matching_degree
+
+    chinese = read_conllu(data_dir / "taxonomy" / "zh_pud-ud-test.conllu.gz", "zh")[175]
+    english = read_conllu(demo_dir / "en_pud.conllu.gz", "en")[175]
+    rang, delighted_zh = chinese.tokens[12], chinese.tokens[14]
+    would, delighted = english.tokens[11], english.tokens[13]
+    assert (rang.form, rang.upos, would.form, would.upos) == ("讓", "VERB", "would", "AUX")
+    cedict = read_dictionaries(["cedict"], "zh", "en", {"讓", "欣喜"})
+    assert dictionary_matching_degree([rang], [would], cedict) == DM_FLOOR
+    assert function_words_only(rang, [would])
+    assert not function_words_only(rang, [would, delighted])  # a content word is enough
+    assert not function_words_only(delighted_zh, [delighted]) and not function_words_only(rang, [])
+    assert not function_words_only(english.tokens[11], [would])  # not an open-class word
