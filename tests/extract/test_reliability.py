@@ -12,8 +12,8 @@ from checkpoints.extract.lexicon import Lexicon
 from checkpoints.extract.reliability import (
     all_sure,
     cannot_translate,
-    non_parallel_pairs,
     function_words_only,
+    non_parallel_pairs,
     translated_share,
     unsupported_shift,
 )
