@@ -3,7 +3,8 @@
 Every module proposes candidate matches: exact for identical words, stem for
 different words with the same stem, synonym for different words sharing a
 synset, paraphrase for table phrases; a word pair proposed by an earlier
-module is not proposed again (:func:`candidates`). A candidate that is the
+module is not proposed again by the stem or paraphrase stage, but is by the
+synonym stage, as Meteor 1.5's ``SynonymMatcher`` does (:func:`candidates`). A candidate that is the
 only one at its reference position and whose words no other candidate
 touches is fixed. The rest is resolved by Meteor's beam search (beam 40) over
 reference positions left to right, ranking partial alignments by (1) words
@@ -21,7 +22,8 @@ partial alignments the best may be pruned. Identical sentences are aligned
 word for word at once, as Meteor does (:func:`align`).
 
 These rules were read from the Meteor 1.5 jar's ``Aligner`` and
-``PartialAlignment`` classes; with them METEOR-ex and METEOR-st give the
+``PartialAlignment`` classes (and ``SynonymMatcher``: it does not skip pairs
+the stem stage proposed); with them METEOR-ex, METEOR-st and METEOR-sy give the
 jar's scores (see :mod:`checkpoints.evaluate.metrics.meteor`).
 
 The scoring side (parameters, statistics, the metric) is
@@ -312,7 +314,9 @@ def _synonym_candidates(hyp: Analysed, ref: Analysed, at: list[list[Match]], pai
             continue
         token = ref.tokens[j]
         for i, synsets in hyp_synsets:
-            if not synsets.isdisjoint(ref_synsets) and hyp.tokens[i] != token and (i, j) not in paired:
+            # Meteor's SynonymMatcher does not skip pairs the stem stage matched: such a pair
+            # has two candidates, which keeps it out of the fixed matches and orders the search.
+            if hyp.tokens[i] != token and not synsets.isdisjoint(ref_synsets):
                 at[j].append(Match(j, 1, i, 1, SYNONYM))
                 paired.add((i, j))
 

@@ -114,11 +114,29 @@ def test_synonym_only_match() -> None:
     )
 
 
-def test_stem_is_preferred_to_synonym_for_the_same_pair() -> None:
-    # running/run share a stem and synsets; the pair is proposed once, by the stem module.
-    metric = get_metric("METEOR-sy")
-    stats = metric.segment_stats("running", ["run"])
-    assert stats[4 + 4 * 1] == 1 and stats[4 + 4 * 2] == 0  # one stem match, no synonym match
+def test_a_pair_with_stem_and_synonym_is_proposed_twice_as_meteor_does() -> None:
+    # running/run share a stem and synsets; Meteor 1.5's synonym stage proposes the pair again, so
+    # the stem match is not fixed and its beam search keeps the path without it (fewer chunks, and
+    # a one-word match below weight 1 adds no coverage): the jar scores 0.0 here, and with "exact
+    # stem" alone (one candidate, fixed) 0.6.
+    stats = get_metric("METEOR-sy").segment_stats("running", ["run"])
+    assert stats[4 + 4 * 1] == 0 and stats[4 + 4 * 2] == 0
+    assert meteor("METEOR-st", "running", ["run"]) == pytest.approx(0.6, abs=1e-12)
+
+
+def test_meteor_synonym_sets_follow_meteor_1_5() -> None:
+    from checkpoints.evaluate.metrics.meteor_synonym import MeteorSynonyms, meteor_offset
+
+    synonyms = MeteorSynonyms()
+    # As given: the data is lower-case, so a capitalised word has no synonyms (Meteor without -lower).
+    assert synonyms("Automobile") == frozenset() and 2958343 in synonyms("automobile")
+    # One morphological form, the first suffix rule giving a WordNet word: cars -> car.
+    assert 2958343 in synonyms("cars")
+    # Exception forms use all their listed bases, across parts of speech: "offer" also reaches "off".
+    assert synonyms("off") <= synonyms("offer")
+    # Offsets as Meteor's data has them (two ranges shifted), part of speech dropped.
+    assert meteor_offset("v", 613035) == 613035 and meteor_offset("v", 613036) == 613018
+    assert meteor_offset("a", 1681478) == 1681477 and meteor_offset("n", 1681478) == 1681478
 
 
 def test_paraphrase_match() -> None:
