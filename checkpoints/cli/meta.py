@@ -33,6 +33,13 @@ With --ci bootstrap the reported r is the median of the resampled
 coefficients (as Asiya prints it) and "observed" the full-sample value; Fisher
 intervals are given for Pearson only.
 
+The WMT / mt-metrics-eval criteria: pairwise-accuracy, acc-eq (pairwise
+accuracy with the tie threshold epsilon that maximises it, reported), spa
+(soft pairwise accuracy, system level only, with its permutation p-values per
+system pair). --clusters CRITERION ranks the metrics into significance
+clusters with WMT's paired permutation test (--samples permutations, --seed,
+--alpha).
+
 Neither judgment file says the target language: metrics that depend on it
 (METEOR, ROUGE) need --target-lang.
 
@@ -44,6 +51,9 @@ Examples:
   checkpoints meta --mqm mqm_ted_zhen.tsv --reference-system ref \\
       --mqm-scores mqm_ted_zhen.avg_seg_scores.tsv \\
       --exclude-system refB -m BLEU -g seg --format json
+
+  checkpoints meta --mqm mqm_ted_ende.tsv --reference-system ref \\
+      -m BLEU,chrF --criteria pairwise-accuracy,acc-eq,spa --clusters pearson
 
   checkpoints meta --reference ref.txt --system a=a.txt --system b=b.txt \\
       --assessments human.csv -m BLEU -g seg --ci bootstrap --samples 1000
@@ -70,10 +80,11 @@ def meta(
     granularity: Annotated[str, typer.Option("-g", "--granularity", metavar="sys|doc|seg", help="Level of the correlation.")] = "sys",
     criteria: Annotated[str, typer.Option("--criteria", metavar="NAMES", help=f"Comma-separated: {', '.join(c.value for c in Criterion)}.")] = ",".join(c.value for c in DEFAULT_CRITERIA),
     ci: Annotated[str, typer.Option("--ci", metavar="|".join(CI_METHODS), help="Confidence intervals.")] = "fisher",
-    samples: Annotated[int, typer.Option("--samples", metavar="N", help="Bootstrap resamples.")] = 1000,
+    clusters: Annotated[str | None, typer.Option("--clusters", metavar="CRITERION", help="Rank metrics into significance clusters for this criterion (permutation test).", show_default=False)] = None,
+    samples: Annotated[int, typer.Option("--samples", metavar="N", help="Bootstrap resamples, or permutations for spa and --clusters.")] = 1000,
     alpha: Annotated[float, typer.Option("--alpha", metavar="A", help="Significance level: 0.05 gives 95% intervals.")] = 0.05,
     seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the resampling.")] = 12345,
-    tokenize: Annotated[str | None, typer.Option("--tokenize", metavar="|".join(TOKENIZERS), help="Metric tokenizer \\[default: zh for a Chinese target, else 13a].", show_default=False)] = None,
+    tokenize: Annotated[str | None, typer.Option("--tokenize", metavar="|".join(TOKENIZERS), help="Metric tokenizer [default: zh for a Chinese target, else 13a].", show_default=False)] = None,
     case: Annotated[str, typer.Option("--case", metavar="cs|ci", help="Case-sensitive (cs) or case-insensitive (ci) matching.")] = "cs",
     target_lang: Annotated[str | None, typer.Option("--target-lang", metavar="LANG", help="Target language (tokenizer default, stemmers, METEOR); METEOR and ROUGE need it.", show_default=False)] = None,
     output_format: Annotated[str, typer.Option("--format", "-f", metavar="table|json", help="Report format.")] = "table",
@@ -104,6 +115,11 @@ def meta(
     if not 0.0 < alpha < 1.0:
         raise UsageError(f"--alpha must lie strictly between 0 and 1, not {alpha}")
     chosen_criteria = parse_criteria(criteria)
+    cluster_criterion = None
+    if clusters is not None:
+        (cluster_criterion, *more) = parse_criteria(clusters)
+        if more:
+            raise UsageError(f"--clusters takes one criterion, not {clusters!r}")
     names = _metric_names(metric)
     judgments: MQMJudgments | AssessmentJudgments
     if mqm is not None:
@@ -126,7 +142,10 @@ def meta(
     if output is not None:
         check_writable(output)
 
-    options = MetaOptions(level=level, criteria=chosen_criteria, ci=ci_method, samples=samples, alpha=alpha, seed=seed)
+    options = MetaOptions(
+        level=level, criteria=chosen_criteria, ci=ci_method, samples=samples, alpha=alpha, seed=seed,
+        clusters=cluster_criterion,
+    )
     request = MetaRequest(judgments, names, options, tokenize=tokenize, case=case, target_lang=target_lang)
     try:
         result = meta_evaluate(request, track=lambda items: track(items, "scoring metrics"))

@@ -2,7 +2,10 @@
 
 The table report shows, per metric and criterion, the coefficient with its
 interval (``r [low, high]``), the paired-bootstrap matrices when asked for,
-the segment-level correlations grouped by item, and the signature; the JSON
+the segment-level correlations grouped by item, the significance clusters
+when asked for (``--clusters``), and the signature; acc-eq values carry the
+tie threshold they were calibrated with (``0.7000 (ε=0.0123)``); SPA's
+per-pair p-values are in the JSON only (they are n² numbers per metric). The JSON
 document is :meth:`~checkpoints.evaluate.meta.runner.MetaResult.to_json`.
 """
 
@@ -14,7 +17,14 @@ from rich.console import Group
 from rich.table import Table
 
 from checkpoints.evaluate.meta.correlation import Criterion
-from checkpoints.evaluate.meta.runner import GroupedResult, MetaResult, Paired, Results
+from checkpoints.evaluate.meta.pairwise import Clusters
+from checkpoints.evaluate.meta.runner import (
+    CorrelationResult,
+    GroupedResult,
+    MetaResult,
+    Paired,
+    Results,
+)
 from checkpoints.evaluate.metrics.base import Granularity
 from checkpoints.report.formats import signature_line
 
@@ -40,13 +50,37 @@ def format_value(r: float | None, ci: tuple[float, float] | None) -> str:
     return text
 
 
+def format_result(result: CorrelationResult) -> str:
+    """:func:`format_value`, with the calibrated tie threshold of acc-eq."""
+    text = format_value(result.r, result.ci)
+    epsilon = (result.extra or {}).get("epsilon")
+    if isinstance(epsilon, float) and result.r is not None:
+        text += f" (ε={epsilon:.4g})"
+    return text
+
+
 def results_table(title: str, results: Results, criteria: tuple[Criterion, ...]) -> Table:
     table = Table(title=title, title_justify="left")
     table.add_column("metric")
     for criterion in criteria:
         table.add_column(criterion.value, justify="right")
     for name, by in results.items():
-        table.add_row(name, *(format_value(by[c].r, by[c].ci) for c in criteria))
+        table.add_row(name, *(format_result(by[c]) for c in criteria))
+    return table
+
+
+def clusters_table(title: str, clusters: Clusters, samples: int, alpha: float) -> Table:
+    """Metrics best first, with their cluster: WMT's presentation of a metrics ranking."""
+    table = Table(
+        title=f"{title}: significance clusters, {clusters.criterion.value} "
+        f"(permutation test, {samples} permutations, p ≤ {alpha:g})",
+        title_justify="left",
+    )
+    table.add_column("rank", justify="right")
+    table.add_column("metric")
+    table.add_column(clusters.criterion.value, justify="right")
+    for name, r, rank in clusters.ranking:
+        table.add_row(str(rank), name, format_value(r, None))
     return table
 
 
@@ -80,10 +114,14 @@ def meta_tables(result: MetaResult) -> Group:
     parts.append(results_table("pooled" if segments else header, result.results, options.criteria))
     if result.paired is not None:
         parts.extend(paired_tables("pooled" if segments else "paired bootstrap", result.paired))
+    if result.clusters is not None:
+        parts.append(clusters_table("pooled" if segments else "metrics", result.clusters, options.samples, options.alpha))
     grouped: GroupedResult | None = result.grouped
     if grouped is not None:
         parts.append(results_table(f"grouped by item ({grouped.n} segments)", grouped.results, options.criteria))
         if grouped.paired is not None:
             parts.extend(paired_tables("grouped by item", grouped.paired))
+        if grouped.clusters is not None:
+            parts.append(clusters_table("grouped by item", grouped.clusters, options.samples, options.alpha))
     parts.append(signature_line(options.signature()))
     return Group(*parts)  # type: ignore[arg-type]

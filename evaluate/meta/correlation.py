@@ -12,6 +12,10 @@ ranks, Kendall tau-b); this module adds only what scipy lacks:
   averaging, where among equal values the later item ranks higher. It exists
   to reproduce Asiya's numbers (asiya-reference §9.2, §16.2); the default
   ``spearman`` averages ties as every statistics package does.
+* ``pairwise-accuracy`` and ``acc-eq`` — the WMT / mt-metrics-eval pairwise
+  accuracies, defined in :mod:`checkpoints.evaluate.meta.pairwise` (with SPA
+  and the significance clusters, which are not functions of one pair of
+  vectors and so are not in :data:`CORRELATIONS`).
 
 Every function returns ``nan`` where the coefficient is undefined (fewer than
 two pairs, or a constant vector for Pearson/Spearman/Kendall); callers report
@@ -30,6 +34,7 @@ from scipy import stats
 
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.meta.criteria import DEFAULT_CRITERIA, Criterion
+from checkpoints.evaluate.meta.pairwise import acc_eq, pairwise_accuracy
 
 __all__ = ["CORRELATIONS", "DEFAULT_CRITERIA", "Criterion", "correlate"]
 
@@ -154,11 +159,20 @@ CORRELATIONS: dict[Criterion, Correlation] = {
     Criterion.KENDALL: kendall,
     Criterion.KENDALL_WMT: kendall_wmt,
     Criterion.SPEARMAN_ASIYA: spearman_asiya,
+    Criterion.PAIRWISE_ACCURACY: pairwise_accuracy,
+    Criterion.ACC_EQ: acc_eq,
 }
 
 
 def correlate(criterion: Criterion, x: np.ndarray, y: np.ndarray) -> float:
-    """The coefficient ``criterion`` of metric scores ``x`` against human scores ``y``."""
+    """The coefficient ``criterion`` of metric scores ``x`` against human scores ``y``.
+
+    Raises:
+        ValueError: for SPA, which needs every system's segment scores
+            (:func:`checkpoints.evaluate.meta.pairwise.soft_pairwise_accuracy`).
+    """
+    if criterion not in CORRELATIONS:
+        raise ValueError(f"{criterion.value} is not a correlation of two vectors")
     with warnings.catch_warnings():
         # Constant inputs are handled above; scipy's warnings for near-constant
         # floating input would only repeat that the value is nan.

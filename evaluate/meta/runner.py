@@ -9,6 +9,12 @@ referents both sides score → confidence intervals. Metric document and
 system scores come from the metric's own aggregation (summed statistics or
 mean of segments, see ``Metric.aggregation``).
 
+The WMT / mt-metrics-eval statistics (pairwise accuracy, acc-eq with its
+tie threshold, SPA with its per-pair p-values, significance clusters) are
+defined in :mod:`checkpoints.evaluate.meta.pairwise`; SPA needs every
+system's segment scores, so it is computed here from the segment statistics,
+at system level only, on the segments every system has a human score for.
+
 Segment level is reported two ways: *pooled* (one correlation over every
 judged system–segment pair) and *grouped by item* (per segment, the
 correlation across systems, averaged over the segments where it is defined —
@@ -23,11 +29,13 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import pairwise
 
 import numpy as np
 
 from checkpoints.errors import CheckpointsError, UsageError
 from checkpoints.evaluate.meta.correlation import DEFAULT_CRITERIA, Criterion, correlate
+from checkpoints.evaluate.meta.criteria import SYSTEM_ONLY
 from checkpoints.evaluate.meta.intervals import (
     fisher_interval,
     paired_proportions,
@@ -36,6 +44,14 @@ from checkpoints.evaluate.meta.intervals import (
     summarize,
 )
 from checkpoints.evaluate.meta.judged import JudgedSet, Referent, referents
+from checkpoints.evaluate.meta.pairwise import (
+    Clusters,
+    permutation_signs,
+    significance_clusters,
+    soft_pairwise_accuracy,
+    tie_calibration,
+    tie_calibration_grouped,
+)
 from checkpoints.evaluate.metrics.base import Granularity, Metric
 from checkpoints.evaluate.resample import DEFAULT_SAMPLES, DEFAULT_SEED, Resampler, ResampleSpec
 from checkpoints.signature import Signature
@@ -58,6 +74,8 @@ class MetaOptions:
     samples: int = DEFAULT_SAMPLES
     alpha: float = 0.05
     seed: int = DEFAULT_SEED
+    clusters: Criterion | None = None
+    """Rank the metrics into significance clusters for this criterion (permutation test, ``samples``, ``seed``)."""
 
     def __post_init__(self) -> None:
         if not 0.0 < self.alpha < 1.0:
@@ -66,6 +84,16 @@ class MetaOptions:
             raise UsageError("no criterion chosen")
         if self.samples < 1:
             raise UsageError(f"samples must be at least 1, not {self.samples}")
+        for criterion in SYSTEM_ONLY:
+            if criterion in self.criteria and self.level is not Granularity.SYS:
+                raise UsageError(f"{criterion.value} compares systems: it needs system level (-g sys), not {self.level.value}")
+        if self.clusters in SYSTEM_ONLY:
+            raise UsageError(f"significance clusters are not defined for {self.clusters.value}")
+
+    @property
+    def permuted(self) -> bool:
+        """Whether a permutation test runs (SPA's p-values, significance clusters)."""
+        return self.clusters is not None or any(c in SYSTEM_ONLY for c in self.criteria)
 
     @property
     def resampled(self) -> bool:
@@ -79,8 +107,12 @@ class MetaOptions:
             ci=self.ci.value,
             alpha=f"{self.alpha:g}",
         )
+        if self.clusters is not None:
+            signature = signature.with_fields(clusters=self.clusters.value)
         if self.resampled:
             signature = signature.with_fields(ResampleSpec(samples=self.samples, seed=self.seed).signature_fields())
+        elif self.permuted:
+            signature = signature.with_fields(permutations=self.samples, seed=self.seed)
         return signature
 
 
@@ -120,9 +152,13 @@ class CorrelationResult:
     observed: float | None = None
     items: int | None = None
     """Grouped results: the items whose coefficient is defined."""
+    extra: dict[str, object] | None = None
+    """What the criterion chose or tested on the way: acc-eq's ``epsilon``, SPA's ``p_values``."""
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"r": self.r, "ci": list(self.ci) if self.ci is not None else None}
+        if self.extra:
+            out.update(self.extra)
         if self.observed is not None:
             out["observed"] = self.observed
         if self.items is not None:
@@ -141,6 +177,7 @@ class GroupedResult:
     n: int
     results: Results
     paired: Paired | None = None
+    clusters: Clusters | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +190,9 @@ class MetaResult:
     paired: Paired | None
     grouped: GroupedResult | None
     signatures: dict[str, str]
+    clusters: Clusters | None = None
+    spa: dict[str, object] | None = None
+    """SPA's shared part: the human p-values per system pair and the segments tested."""
 
     def to_json(self) -> dict[str, object]:
         """The ``meta --format json`` object (ARCHITECTURE.md), with the options and signatures added."""
@@ -165,15 +205,21 @@ class MetaResult:
             "alpha": self.options.alpha,
             "results": _results_json(self.results),
         }
-        if self.options.resampled:
+        if self.options.resampled or self.options.permuted:
             out["samples"] = self.options.samples
             out["seed"] = self.options.seed
         if self.paired is not None:
             out["paired"] = _paired_json(self.paired)
+        if self.spa is not None:
+            out["spa"] = self.spa
+        if self.clusters is not None:
+            out["clusters"] = self.clusters.to_json()
         if self.grouped is not None:
             grouped: dict[str, object] = {"by": "item", "n": self.grouped.n, "results": _results_json(self.grouped.results)}
             if self.grouped.paired is not None:
                 grouped["paired"] = _paired_json(self.grouped.paired)
+            if self.grouped.clusters is not None:
+                grouped["clusters"] = self.grouped.clusters.to_json()
             out["grouped"] = grouped
         out["signature"] = self.options.signature().format()
         out["signatures"] = dict(self.signatures)
@@ -195,31 +241,39 @@ def _defined(value: float) -> float | None:
 def _pooled(
     x_by_metric: Mapping[str, np.ndarray], y: np.ndarray, options: MetaOptions
 ) -> tuple[Results, Paired | None]:
+    """Every vector criterion over all referents (SPA is added by :func:`run_meta`)."""
+    criteria = tuple(c for c in options.criteria if c not in SYSTEM_ONLY)
     results: Results = {}
     for name, x in x_by_metric.items():
         results[name] = {}
-        for criterion in options.criteria:
-            r = _defined(correlate(criterion, x, y))
+        for criterion in criteria:
+            extra = None
+            if criterion is Criterion.ACC_EQ:
+                calibration = tie_calibration(x, y)
+                r, extra = _defined(calibration.value), {"epsilon": _defined(calibration.epsilon)}
+            else:
+                r = _defined(correlate(criterion, x, y))
             ci = None
             if options.ci is CIMethod.FISHER and criterion is Criterion.PEARSON and r is not None:
                 ci = fisher_interval(r, y.size, options.alpha)
-            results[name][criterion] = CorrelationResult(r, ci)
-    if not options.resampled or y.size == 0:
+            results[name][criterion] = CorrelationResult(r, ci, extra=extra)
+    if not options.resampled or y.size == 0 or not criteria:
         return results, None
     resampler = Resampler(y.size, ResampleSpec(samples=options.samples, seed=options.seed))
-    samples = resample_correlations(x_by_metric, y, options.criteria, resampler)
+    samples = resample_correlations(x_by_metric, y, criteria, resampler)
     for name in x_by_metric:
-        for criterion in options.criteria:
+        for criterion in criteria:
             summary = summarize(samples[name][criterion], options.alpha)
             observed = results[name][criterion].r
+            extra = results[name][criterion].extra
             results[name][criterion] = (
-                CorrelationResult(summary.median, summary.interval, observed)
+                CorrelationResult(summary.median, summary.interval, observed, extra=extra)
                 if summary is not None
-                else CorrelationResult(None, None, observed)
+                else CorrelationResult(None, None, observed, extra=extra)
             )
     paired = None
     if options.ci is CIMethod.PAIRED_BOOTSTRAP:
-        paired = {c: paired_proportions({n: samples[n][c] for n in x_by_metric}) for c in options.criteria}
+        paired = {c: paired_proportions({n: samples[n][c] for n in x_by_metric}) for c in criteria}
     return results, paired
 
 
@@ -234,17 +288,29 @@ def _grouped(
     names = list(x_by_metric)
     # values[item, metric, criterion]: the item's coefficient across systems (nan = undefined).
     values = np.full((len(items), len(names), len(options.criteria)), np.nan)
-    for i, rows in enumerate(items):
+    epsilons: dict[str, float] = {}
+    for c, criterion in enumerate(options.criteria):
         for m, name in enumerate(names):
-            for c, criterion in enumerate(options.criteria):
+            if criterion is Criterion.ACC_EQ:
+                # One ε for all items (mt-metrics-eval KendallWithTiesOpt, average_by='item').
+                calibration = tie_calibration_grouped([(x_by_metric[name][rows], y[rows]) for rows in items])
+                epsilons[name] = calibration.epsilon
+                values[:, m, c] = calibration.item_values
+                continue
+            for i, rows in enumerate(items):
                 values[i, m, c] = correlate(criterion, x_by_metric[name][rows], y[rows])
     defined = ~np.isnan(values)
     counts = defined.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
         means = np.where(counts > 0, np.nansum(values, axis=0) / np.maximum(counts, 1), np.nan)
+    def extra(criterion: Criterion, name: str) -> dict[str, object] | None:
+        return {"epsilon": _defined(epsilons[name])} if criterion is Criterion.ACC_EQ and items else None
+
     results: Results = {
         name: {
-            criterion: CorrelationResult(_defined(float(means[m, c])), None, None, int(counts[m, c]))
+            criterion: CorrelationResult(
+                _defined(float(means[m, c])), None, None, int(counts[m, c]), extra(criterion, name)
+            )
             for c, criterion in enumerate(options.criteria)
         }
         for m, name in enumerate(names)
@@ -258,16 +324,29 @@ def _grouped(
                 summary = summarize(resampled[:, m, c], options.alpha)
                 observed = results[name][criterion].r
                 results[name][criterion] = (
-                    CorrelationResult(summary.median, summary.interval, observed, int(counts[m, c]))
+                    CorrelationResult(
+                        summary.median, summary.interval, observed, int(counts[m, c]), extra(criterion, name)
+                    )
                     if summary is not None
-                    else CorrelationResult(None, None, observed, int(counts[m, c]))
+                    else CorrelationResult(None, None, observed, int(counts[m, c]), extra(criterion, name))
                 )
         if options.ci is CIMethod.PAIRED_BOOTSTRAP:
             paired = {
                 criterion: paired_proportions({name: resampled[:, m, c] for m, name in enumerate(names)})
                 for c, criterion in enumerate(options.criteria)
             }
-    return GroupedResult(len(items), results, paired)
+    clusters = None
+    if options.clusters is not None and items:
+        groups = [np.asarray(rows) for rows in items]
+        flat = np.concatenate(groups)
+        # Re-index so that the permutation masks cover exactly the referents of the items tested.
+        starts = np.cumsum([0] + [len(g) for g in groups])
+        local = [np.arange(b, e) for b, e in pairwise(starts)]
+        swaps = permutation_signs(options.samples, flat.size, options.seed)
+        clusters = significance_clusters(
+            options.clusters, {n: x_by_metric[n][flat] for n in names}, y[flat], swaps, options.alpha, local
+        )
+    return GroupedResult(len(items), results, paired, clusters)
 
 
 def run_meta(
@@ -293,9 +372,24 @@ def run_meta(
         )
     y = np.array([unit.human for unit in units], dtype=np.float64)
     x_by_metric: dict[str, np.ndarray] = {}
+    want_spa = Criterion.SPA in options.criteria
+    common = _common_positions(judged, units) if want_spa else np.empty(0, dtype=np.int64)
+    segment_matrix: dict[str, np.ndarray] = {}
     for metric in track(metrics) if track is not None else metrics:
-        x_by_metric[metric.name] = metric_values(metric, segment_statistics(judged, metric), units, options.level)
+        stats = segment_statistics(judged, metric)
+        x_by_metric[metric.name] = metric_values(metric, stats, units, options.level)
+        if want_spa:
+            segment_matrix[metric.name] = np.array(
+                [metric.segment_scores(np.nan_to_num(stats[unit.system]))[common] for unit in units]
+            )
     results, paired = _pooled(x_by_metric, y, options)
+    spa = None
+    if want_spa:
+        spa = _add_spa(judged, units, common, segment_matrix, results, options)
+    clusters = None
+    if options.clusters is not None:
+        swaps = permutation_signs(options.samples, y.size, options.seed)
+        clusters = significance_clusters(options.clusters, x_by_metric, y, swaps, options.alpha)
     grouped = _grouped(units, x_by_metric, options) if options.level is Granularity.SEG else None
     return MetaResult(
         level=options.level,
@@ -306,6 +400,51 @@ def run_meta(
         paired=paired,
         grouped=grouped,
         signatures={metric.name: metric.signature().format() for metric in metrics},
+        clusters=clusters,
+        spa=spa,
     )
+
+
+def _common_positions(judged: JudgedSet, units: Sequence[Referent]) -> np.ndarray:
+    """Segments every system has a human score and an output for: SPA compares systems on the same segments."""
+    common: set[int] | None = None
+    for unit in units:
+        scored = {int(p) for p in unit.positions if (unit.system, int(p)) in judged.segment_scores}
+        common = scored if common is None else common & scored
+    if not common:
+        raise CheckpointsError("spa needs segments that every system has a human score for; there are none")
+    return np.array(sorted(common), dtype=np.int64)
+
+
+def _p_matrix(systems: Sequence[str], p: np.ndarray) -> dict[str, dict[str, float]]:
+    return {systems[i]: {systems[j]: float(p[i, j]) for j in range(i + 1, len(systems))} for i in range(len(systems) - 1)}
+
+
+def _add_spa(
+    judged: JudgedSet,
+    units: Sequence[Referent],
+    common: np.ndarray,
+    segment_matrix: Mapping[str, np.ndarray],
+    results: Results,
+    options: MetaOptions,
+) -> dict[str, object]:
+    """SPA of every metric into ``results``; returns the human side (p-values, segments) for the report."""
+    systems = [unit.system for unit in units]
+    human = np.array([[judged.segment_scores[(s, int(p))] for p in common] for s in systems], dtype=np.float64)
+    swaps = permutation_signs(options.samples, common.size, options.seed)
+    human_p = None
+    for name, matrix in segment_matrix.items():
+        outcome = soft_pairwise_accuracy(human, matrix, swaps)
+        human_p = outcome.human_p
+        results[name][Criterion.SPA] = CorrelationResult(
+            _defined(outcome.value), None, extra={"p_values": _p_matrix(systems, outcome.metric_p)}
+        )
+    # Keep the criteria's order in every metric's results.
+    for name in results:
+        results[name] = {c: results[name][c] for c in options.criteria}
+    return {
+        "segments": int(common.size),
+        "human_p_values": _p_matrix(systems, human_p) if human_p is not None else {},
+    }
 
 

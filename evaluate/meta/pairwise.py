@@ -1,0 +1,386 @@
+"""The WMT / mt-metrics-eval pairwise statistics and the significance clusters of metrics.
+
+Definitions follow google-research/mt-metrics-eval (``stats.py``,
+``tau_optimization.py``, ``pce.py``, ``tasks.py``); the facts are restated
+here, the code is this project's own and vectorised with numpy:
+
+* **Pairwise accuracy** (Kocmi et al. 2021, "To ship or not to ship";
+  mt-metrics-eval ``stats.Agreement``): over all unordered pairs of referents,
+  the share where ``sign(metric_i − metric_j) == sign(human_i − human_j)``. A
+  pair tied on both sides agrees; a pair tied on one side only disagrees.
+* **acc-eq**, pairwise accuracy with tie calibration (Deutsch et al. 2023,
+  "Ties Matter", arXiv 2305.14324; mt-metrics-eval ``KendallWithTiesOpt`` with
+  variant ``acc23``): a metric difference ``|m_i − m_j| ≤ ε`` counts as a
+  metric tie, and the statistic is ``(concordant + tied on both sides) / all
+  pairs``. ε is chosen to maximise it among ``0`` and every pairwise metric
+  difference ``|m_i − m_j|``; where several give the maximum the smallest is
+  taken (numpy ``nanargmax`` over thresholds in increasing order, as
+  ``tau_optimization``). Grouped by item, one ε is shared by every item and the
+  quantity maximised is the mean of the per-item accuracies (items with at
+  least one pair). mt-metrics-eval's ``Correlation.KendallWithTiesOpt`` samples
+  10% of the pairs by default (``sample_rate=0.1``) to save time; this module
+  always uses every pair (``sample_rate=1``), so it is deterministic.
+* **SPA**, soft pairwise accuracy (Thompson et al. 2024, "Improving
+  statistical significance in human evaluation of automatic metrics via soft
+  pairwise accuracy"; mt-metrics-eval ``pce.py``): for every pair of systems
+  i < j, the one-sided p-value that system i is better than system j, from a
+  paired permutation test on segment scores (system score = *sum* of segment
+  scores; each permutation swaps the two systems' scores on a random half of
+  the segments; ``p = #(null delta ≥ observed delta) / permutations``), once
+  from human and once from metric segment scores, with the same permutations.
+  ``SPA = 1 − mean over pairs |p_human − p_metric|``.
+* **Significance clusters** (WMT metrics task; mt-metrics-eval
+  ``tasks``/``data.ComputeSigMatrix``, ``stats.PermutationSigDiff``,
+  ``AssignRanks``): metrics sorted by decreasing correlation; for each pair
+  (higher i, lower j), the PERM-BOTH test of Deutsch et al. 2021
+  (arXiv 2104.00054): both metrics' score vectors are z-scored, each
+  permutation swaps the two metrics' scores on a random half of the referents,
+  and ``p = #(C(perm_i) − C(perm_j) ≥ C(i) − C(j)) / permutations``. Ranks:
+  walking down the sorted list, a metric starts a new cluster when some metric
+  from the current cluster's first member up to it beats it with ``p ≤ α``.
+  mt-metrics-eval stops early at multiples of 1000 permutations when p < 0.02
+  or p > 0.5; that only matters beyond 1000 permutations and is not done here.
+
+Randomness: permutation masks come from ``numpy.random.default_rng(seed)``
+(:func:`permutation_signs`), the project's seeding convention, so a seed gives
+the same masks for humans and every metric. mt-metrics-eval uses seed 4 and
+``rng.random`` rounded for SPA and the global ``np.random`` for
+PermutationSigDiff: p-values agree in definition, not draw for draw.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.stats import rankdata
+
+from checkpoints.evaluate.meta.criteria import Criterion
+
+BLOCK_CELLS = 4_000_000
+"""Pair differences are built in row blocks of about this many cells, bounding memory at O(n) per block."""
+
+__all__ = [
+    "Clusters",
+    "SoftPairwiseAccuracy",
+    "TieCalibration",
+    "acc_eq",
+    "assign_ranks",
+    "pairwise_accuracy",
+    "pairwise_p_values",
+    "permutation_signs",
+    "significance_clusters",
+    "soft_pairwise_accuracy",
+    "tie_calibration",
+    "tie_calibration_grouped",
+]
+
+
+def _vectors(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    a = np.asarray(x, dtype=np.float64).ravel()
+    b = np.asarray(y, dtype=np.float64).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"statistic of vectors of different lengths ({a.size} and {b.size})")
+    return a, b
+
+
+def _pair_blocks(x: np.ndarray, y: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """``(x_i − x_j, y_i − y_j)`` for all pairs i < j, in blocks of rows, so memory stays bounded."""
+    n = x.size
+    rows = max(1, BLOCK_CELLS // max(n, 1))
+    for start in range(0, n - 1, rows):
+        stop = min(start + rows, n - 1)
+        keep = np.arange(start, n)[None, :] > np.arange(start, stop)[:, None]
+        dx = (x[start:stop, None] - x[None, start:])[keep]
+        dy = (y[start:stop, None] - y[None, start:])[keep]
+        yield dx, dy
+
+
+def pairwise_accuracy(x: np.ndarray, y: np.ndarray) -> float:
+    """Share of pairs where metric ``x`` and human ``y`` differences have the same sign (ties included).
+
+    mt-metrics-eval ``stats.Agreement`` (Kocmi et al. 2021). ``nan`` for fewer than 2 referents.
+    """
+    a, b = _vectors(x, y)
+    if a.size < 2:
+        return math.nan
+    agree = sum(int(np.count_nonzero(np.sign(dx) == np.sign(dy))) for dx, dy in _pair_blocks(a, b))
+    return agree / (a.size * (a.size - 1) // 2)
+
+
+@dataclass(frozen=True, slots=True)
+class TieCalibration:
+    """acc-eq and the tie threshold ε that maximises it."""
+
+    value: float
+    epsilon: float
+    item_values: tuple[float, ...] = ()
+    """Grouped by item: each item's accuracy at the shared ε."""
+
+
+def _pair_terms(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pair: ``|Δmetric|``, agreement when not tied by ε (sign match), and whether the humans tied."""
+    parts = [(np.abs(dx), np.sign(dx) == np.sign(dy), dy == 0) for dx, dy in _pair_blocks(x, y)]
+    if not parts:
+        return np.empty(0), np.empty(0, dtype=bool), np.empty(0, dtype=bool)
+    return (
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]),
+    )
+
+
+def _best_threshold(distance: np.ndarray, change: np.ndarray, base: float, tolerance: float) -> tuple[float, float]:
+    """Maximise ``base + Σ_{distance ≤ ε} change`` over ε ∈ {0} ∪ distances; the smallest ε on ties.
+
+    At a candidate ε every pair with ``|Δmetric| ≤ ε`` becomes a metric tie, so
+    its term switches from "agrees" to "humans tied" (``change`` = the
+    difference). Sorting once and taking the cumulative sum at the end of each
+    run of equal distances gives the statistic at every candidate in O(P log P).
+    """
+    order = np.argsort(distance, kind="stable")
+    sorted_distance = distance[order]
+    running = np.cumsum(change[order])
+    ends = np.flatnonzero(np.concatenate((sorted_distance[1:] != sorted_distance[:-1], [True]))) if distance.size else []
+    thresholds = np.concatenate(([0.0], sorted_distance[ends]))
+    values = base + np.concatenate(([0.0], running[ends]))
+    best = int(np.flatnonzero(values >= values.max() - tolerance)[0])
+    return float(values[best]), float(thresholds[best])
+
+
+def tie_calibration(x: np.ndarray, y: np.ndarray) -> TieCalibration:
+    """acc-eq of metric ``x`` against human ``y`` over all pairs, with its ε; ``nan`` for n < 2.
+
+    Counts are integers here, so the maximum and the smallest ε reaching it are exact.
+    """
+    a, b = _vectors(x, y)
+    if a.size < 2:
+        return TieCalibration(math.nan, math.nan)
+    distance, agrees, human_tie = _pair_terms(a, b)
+    change = human_tie.astype(np.int64) - agrees.astype(np.int64)
+    value, epsilon = _best_threshold(distance, change, float(np.count_nonzero(agrees)), 0.0)
+    return TieCalibration(value / distance.size, epsilon)
+
+
+def tie_calibration_grouped(groups: Sequence[tuple[np.ndarray, np.ndarray]]) -> TieCalibration:
+    """acc-eq grouped by item: one ε for all items, maximising the mean per-item accuracy.
+
+    Items with fewer than two referents have no pair and are left out, as in
+    ``tau_optimization``. Each pair weighs ``1 / (items · pairs of its item)``;
+    values within 1e-12 of the maximum count as the maximum (float sums of
+    those weights are not exact), the smallest such ε is taken.
+    """
+    terms = []
+    for x, y in groups:
+        a, b = _vectors(x, y)
+        if a.size >= 2:
+            terms.append(_pair_terms(a, b))
+    if not terms:
+        return TieCalibration(math.nan, math.nan)
+    weights = [np.full(t[0].size, 1.0 / (len(terms) * t[0].size)) for t in terms]
+    distance = np.concatenate([t[0] for t in terms])
+    agrees = np.concatenate([t[1] for t in terms])
+    human_tie = np.concatenate([t[2] for t in terms])
+    weight = np.concatenate(weights)
+    change = weight * (human_tie.astype(np.float64) - agrees.astype(np.float64))
+    _, epsilon = _best_threshold(distance, change, float(weight[agrees].sum()), 1e-12)
+    items = tuple(
+        float(np.mean(np.where(d <= epsilon, tied, agree))) for d, agree, tied in terms
+    )
+    return TieCalibration(float(np.mean(items)), epsilon, items)
+
+
+def acc_eq(x: np.ndarray, y: np.ndarray) -> float:
+    """The acc-eq value alone (for the generic correlation table and the bootstrap)."""
+    return tie_calibration(x, y).value
+
+
+def permutation_signs(samples: int, items: int, seed: int) -> np.ndarray:
+    """``(samples, items)`` booleans: where each permutation swaps the two sides, from ``default_rng(seed)``."""
+    return np.random.default_rng(seed).integers(0, 2, size=(samples, items)).astype(bool)
+
+
+def pairwise_p_values(segment_scores: np.ndarray, swaps: np.ndarray) -> np.ndarray:
+    """One-sided permutation p-values ``P[i, j]`` (i < j) that system i beats system j; ``nan`` elsewhere.
+
+    mt-metrics-eval ``pce.compute_pairwise_p_values``: with ``s = ±1`` per
+    segment (−1 where swapped), the permuted delta of a pair is ``s · (a − b)``,
+    so one matrix product ``s @ scores.T`` serves every pair. Deltas equal up
+    to 1e-9 of the score scale count as equal (so a permutation that swaps
+    nothing always reaches the observed delta, whatever the summation order).
+    """
+    scores = np.asarray(segment_scores, dtype=np.float64)
+    signs = np.where(swaps, -1.0, 1.0)
+    partial = signs @ scores.T  # (permutations, systems)
+    totals = scores.sum(axis=1)
+    tolerance = 1e-9 * max(1.0, float(np.abs(scores).sum(axis=1).max(initial=0.0)))
+    null = partial[:, :, None] - partial[:, None, :]
+    observed = totals[:, None] - totals[None, :]
+    counts = (null >= observed[None] - tolerance).sum(axis=0)
+    p = counts / swaps.shape[0]
+    upper = np.triu(np.ones(p.shape, dtype=bool), k=1)
+    return np.where(upper, p, np.nan)
+
+
+@dataclass(frozen=True, slots=True)
+class SoftPairwiseAccuracy:
+    value: float
+    human_p: np.ndarray
+    metric_p: np.ndarray
+
+
+def soft_pairwise_accuracy(human: np.ndarray, metric: np.ndarray, swaps: np.ndarray) -> SoftPairwiseAccuracy:
+    """SPA = 1 − mean over system pairs of ``|p_human − p_metric|`` (Thompson et al. 2024, ``pce.py``).
+
+    ``human`` and ``metric`` are ``(systems, segments)`` segment scores on the
+    same segments; ``swaps`` the shared permutation masks. ``nan`` for fewer
+    than two systems.
+    """
+    human_p = pairwise_p_values(human, swaps)
+    metric_p = pairwise_p_values(metric, swaps)
+    upper = np.triu_indices(human_p.shape[0], k=1)
+    value = 1.0 - float(np.mean(np.abs(human_p - metric_p)[upper])) if upper[0].size else math.nan
+    return SoftPairwiseAccuracy(value, human_p, metric_p)
+
+
+BatchStatistic = Callable[[np.ndarray], np.ndarray]
+
+
+def _row_pearson(xs: np.ndarray, y: np.ndarray) -> np.ndarray:
+    xc = xs - xs.mean(axis=1, keepdims=True)
+    yc = y - y.mean()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = (xc @ yc) / np.sqrt((xc * xc).sum(axis=1) * float(yc @ yc))
+    constant = np.all(xs == xs[:, :1], axis=1) | bool(np.all(y == y[0]))
+    return np.where(constant, np.nan, np.clip(r, -1.0, 1.0))
+
+
+def _row_statistic(criterion: Criterion, xs: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The criterion of every row of ``xs`` against ``y``; vectorised where the formula allows."""
+    from checkpoints.evaluate.meta.correlation import correlate
+
+    if y.size < 2:
+        return np.full(xs.shape[0], np.nan)
+    if criterion is Criterion.PEARSON:
+        return _row_pearson(xs, y)
+    if criterion is Criterion.SPEARMAN:
+        return _row_pearson(rankdata(xs, axis=1), rankdata(y))
+    if criterion is Criterion.PAIRWISE_ACCURACY and xs.shape[0] * y.size * y.size <= 4 * BLOCK_CELLS:
+        i, j = np.triu_indices(y.size, k=1)
+        agree = np.sign(xs[:, i] - xs[:, j]) == np.sign(y[i] - y[j])[None, :]
+        return agree.mean(axis=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.array([correlate(criterion, row, y) for row in xs])
+
+
+def batch_statistic(criterion: Criterion, y: np.ndarray, groups: Sequence[np.ndarray] | None) -> BatchStatistic:
+    """``C(X)`` for a batch of metric vectors ``X (k, n)`` against the human ``y``.
+
+    Without groups, the criterion over all referents; with groups (segment
+    level by item), the mean of the per-group values that are defined (0 if
+    none is, as mt-metrics-eval's ``PermutationSigDiff``), except acc-eq,
+    whose ε is shared by the groups and re-optimised for every vector.
+    """
+    human = np.asarray(y, dtype=np.float64)
+    if criterion is Criterion.SPA:
+        raise ValueError("spa has no significance clusters")
+
+    def pooled(xs: np.ndarray) -> np.ndarray:
+        return _row_statistic(criterion, xs, human)
+
+    if groups is None:
+        return pooled
+
+    def grouped(xs: np.ndarray) -> np.ndarray:
+        if criterion is Criterion.ACC_EQ:
+            out = [tie_calibration_grouped([(row[g], human[g]) for g in groups]).value for row in xs]
+            return np.nan_to_num(np.array(out, dtype=np.float64))
+        values = np.stack([_row_statistic(criterion, xs[:, g], human[g]) for g in groups], axis=1)
+        defined = ~np.isnan(values)
+        count = defined.sum(axis=1)
+        return np.where(count > 0, np.where(defined, values, 0.0).sum(axis=1) / np.maximum(count, 1), 0.0)
+
+    return grouped
+
+
+def _zscore(values: np.ndarray) -> np.ndarray:
+    """scipy.stats.zscore with ddof 0, as ``PermutationSigDiff`` normalises both metrics before mixing them."""
+    spread = values.std()
+    return (values - values.mean()) / spread if spread > 0 else np.full(values.shape, np.nan)
+
+
+def permutation_sig_diff(
+    statistic: BatchStatistic, better: np.ndarray, worse: np.ndarray, swaps: np.ndarray
+) -> tuple[float, float]:
+    """p-value that ``better`` correlates better than ``worse``, and the observed difference.
+
+    PERM-BOTH (Deutsch et al. 2021; mt-metrics-eval ``PermutationSigDiff``):
+    z-score both, swap them on the referents ``swaps`` marks, count the
+    permutations whose difference is at least the observed one.
+    """
+    a, b = _zscore(np.asarray(better, dtype=np.float64)), _zscore(np.asarray(worse, dtype=np.float64))
+    observed = statistic(np.stack([a, b]))
+    delta = float(observed[0] - observed[1])
+    first = np.where(swaps, b[None, :], a[None, :])
+    second = np.where(swaps, a[None, :], b[None, :])
+    differences = statistic(first) - statistic(second)
+    return float(np.count_nonzero(differences >= delta) / swaps.shape[0]), delta
+
+
+def assign_ranks(p_values: np.ndarray, alpha: float) -> list[int]:
+    """mt-metrics-eval ``AssignRanks``: metric i (sorted best first) opens a new cluster when one of the
+    metrics from the current cluster's first up to i − 1 beats it with ``p ≤ alpha``."""
+    ranks: list[int] = []
+    rank, start = 1, 0
+    for i in range(p_values.shape[0]):
+        if np.any(p_values[start:i, i] <= alpha):
+            rank += 1
+            start = i
+        ranks.append(rank)
+    return ranks
+
+
+@dataclass(frozen=True, slots=True)
+class Clusters:
+    """Metrics best first with their value and cluster rank, and ``p_values[higher][lower]``."""
+
+    criterion: Criterion
+    ranking: list[tuple[str, float | None, int]]
+    p_values: dict[str, dict[str, float]]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "criterion": self.criterion.value,
+            "ranking": [{"metric": name, "r": r, "rank": rank} for name, r, rank in self.ranking],
+            "p_values": self.p_values,
+        }
+
+
+def significance_clusters(
+    criterion: Criterion,
+    metric_scores: Mapping[str, np.ndarray],
+    human: np.ndarray,
+    swaps: np.ndarray,
+    alpha: float,
+    groups: Sequence[np.ndarray] | None = None,
+) -> Clusters:
+    """Rank metrics into significance clusters for ``criterion`` (WMT metrics task, see the module docstring)."""
+    statistic = batch_statistic(criterion, human, groups)
+    names = list(metric_scores)
+    values = {name: float(statistic(np.asarray(metric_scores[name], dtype=np.float64)[None, :])[0]) for name in names}
+    order = sorted(names, key=lambda name: -values[name] if not math.isnan(values[name]) else math.inf)
+    n = len(order)
+    matrix = np.ones((n, n))
+    p_values: dict[str, dict[str, float]] = {name: {} for name in order}
+    for i in range(n):
+        for j in range(i + 1, n):
+            p, _ = permutation_sig_diff(statistic, metric_scores[order[i]], metric_scores[order[j]], swaps)
+            matrix[i, j] = p
+            p_values[order[i]][order[j]] = p
+    ranks = assign_ranks(matrix, alpha)
+    ranking = [(name, None if math.isnan(values[name]) else values[name], rank) for name, rank in zip(order, ranks, strict=True)]
+    return Clusters(criterion, ranking, p_values)
