@@ -42,6 +42,9 @@ _EXPORTS = {
     "MQMJudgments": "checkpoints.service.meta",
     "AssessmentJudgments": "checkpoints.service.meta",
     "meta_evaluate": "checkpoints.service.meta",
+    "QarlaRequest": "checkpoints.service.qarla",
+    "QarlaResult": "checkpoints.service.qarla",
+    "qarla_evaluate": "checkpoints.service.qarla",
     "Signature": "checkpoints.signature",
     "CheckpointsError": "checkpoints.errors",
 }
@@ -58,6 +61,8 @@ __all__ = [
     "MQMJudgments",
     "MetaRequest",
     "MetricsRequest",
+    "QarlaRequest",
+    "QarlaResult",
     "Signature",
     "__version__",
     "align_pairs",
@@ -65,6 +70,7 @@ __all__ = [
     "compare_systems",
     "evaluate_systems",
     "meta_evaluate",
+    "qarla_evaluate",
     "run_demo",
     "score_metrics",
     "show_checkpoints",
@@ -85,6 +91,7 @@ if TYPE_CHECKING:
         meta_evaluate,
     )
     from checkpoints.service.metrics import MetricsRequest, score_metrics
+    from checkpoints.service.qarla import QarlaRequest, QarlaResult, qarla_evaluate
     from checkpoints.service.show import Drilldown, show_checkpoints
     from checkpoints.service.store import store_new_suite
     from checkpoints.signature import Signature

@@ -36,6 +36,7 @@ COMMAND_MODULES = (
     "models",
     "metrics",
     "meta",
+    "qarla",
 )
 
 app = typer.Typer(

@@ -1,0 +1,371 @@
+"""QARLA (Amigó et al. 2005, as IQMT 2.0 implements it): QUEEN, KING, JACK and the greedy optimal set.
+
+QARLA judges translations by *human likeness*: a good metric set puts the
+human references close to each other and the automatic translations away
+from them, so no human judgments are needed. Everything here works on
+similarities that are already computed (:class:`Similarities`); which metric
+produced them does not matter, so every metric of the registry can be used
+(:mod:`checkpoints.service.qarla` computes them).
+
+Definitions (IQMT 2.0 manual §3.1; the choices the manual leaves open are
+marked *decision*):
+
+QUEEN
+    ``QUEEN_X,R(a) = P(∀x ∈ X: x(a, r) ≥ x(r', r''))`` over the sample space
+    ``Ω = {(r, r', r''): r ∈ R, r' ≠ r'' ∈ R}`` (ordered pairs, ``r`` may equal
+    ``r'`` or ``r''``): ``|R|·|R|·(|R|−1)`` samples, 18 with three references,
+    which is the granularity of every QUEEN value the manual prints.
+    *Decision*: a system's QUEEN is the mean of its segment QUEEN values (the
+    manual prints system QUEEN without saying how it is aggregated).
+KING
+    ``P(QUEEN_X,R−{r}(r) ≥ QUEEN_X,R−{r}(a) for every system a)``, over every
+    (segment, held-out reference) trial: reference ``r`` is scored as a peer
+    against the others. The manual's formula says ≥ and its prose "greater
+    than", so the tie policy is a parameter (``ge``, the formula, by default).
+    Without trans-topic mode a held-out trial needs two other references,
+    hence QARLA's "at least three references".
+JACK
+    ``P(∃ a ≠ a': QUEEN(a) > 0 ∧ QUEEN(a') > 0 ∧ ∀x: x(a, a') ≤ x(a, r))`` over
+    every (segment, reference); ``(a, a')`` ranges over *ordered* pairs,
+    because ``x(a, a')`` (``a`` scored against ``a'``) is directional. It needs
+    two systems; with one it is undefined (None).
+Trans-topic mode (IQeval ``-TT``, manual §6.3)
+    The manual borrows "reference similarities x(r', r'') between manual
+    translation pairs from other sentences, assuming that the distances
+    between manual references are relatively stable across examples", but
+    does not say how. *Decision*: the pairs ``(r', r'')`` of segment ``s`` are
+    the ordered pairs of distinct references of segment ``s`` among the
+    models in use, plus every ordered pair of distinct references of every
+    other segment; ``r`` is still one of segment ``s``'s own references. In a
+    KING trial the held-out reference is left out of its own segment only,
+    so two references are enough: the pairs then all come from the other
+    segments.
+
+All counts are exact integers (hits over samples), so ties and strict
+increases are decided without rounding. The comparisons are numpy
+broadcasts over segments, systems, references and metrics at once, in
+blocks of bounded size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from itertools import permutations
+
+import numpy as np
+
+from checkpoints.errors import UsageError
+
+BLOCK = 1 << 22
+"""Most booleans one comparison block may hold (a few MiB), whatever the test set's size."""
+
+
+class Tie(StrEnum):
+    """How KING counts a trial where the reference and the best system have equal QUEEN."""
+
+    GE = "ge"
+    """A tie counts for the reference (the manual's formula, ≥)."""
+    GT = "gt"
+    """The reference must be strictly better (the manual's prose, "greater than")."""
+
+
+@dataclass(frozen=True)
+class Similarities:
+    """Segment-level similarities ``x(candidate, reference)`` of every metric, systems and references.
+
+    Similarities are "higher is more similar" (error rates come negated,
+    ``-TER``); the diagonals of the square arrays (self-similarity) are never read.
+    """
+
+    metrics: tuple[str, ...]
+    systems: tuple[str, ...]
+    references: tuple[str, ...]
+    system_reference: np.ndarray
+    """``(metrics, systems, segments, references)``: ``x(a_s, r_s)``."""
+    reference_reference: np.ndarray
+    """``(metrics, segments, references, references)``: ``[m, s, i, j] = x(r_i, r_j)`` (``r_i`` the candidate)."""
+    system_system: np.ndarray | None = field(default=None)
+    """``(metrics, segments, systems, systems)``: ``[m, s, a, b] = x(a, b)``; needed by JACK only."""
+
+    def __post_init__(self) -> None:
+        m, a, r = len(self.metrics), len(self.systems), len(self.references)
+        s = self.system_reference.shape[2] if self.system_reference.ndim == 4 else -1
+        expected = {
+            "system_reference": (self.system_reference, (m, a, s, r)),
+            "reference_reference": (self.reference_reference, (m, s, r, r)),
+        }
+        if self.system_system is not None:
+            expected["system_system"] = (self.system_system, (m, s, a, a))
+        for name, (array, shape) in expected.items():
+            if array.shape != shape:
+                raise ValueError(f"{name} has shape {array.shape}, expected {shape}")
+        if len(set(self.metrics)) != m:
+            raise ValueError("metric names repeat")
+
+    @property
+    def n_segments(self) -> int:
+        return int(self.system_reference.shape[2])
+
+    def index(self, metrics: Sequence[str] | None) -> list[int]:
+        """Positions of ``metrics`` (every metric when None); unknown or no names are usage errors."""
+        if metrics is None:
+            return list(range(len(self.metrics)))
+        if not metrics:
+            raise UsageError("QARLA needs at least one metric")
+        position = {name: index for index, name in enumerate(self.metrics)}
+        unknown = [name for name in metrics if name not in position]
+        if unknown:
+            raise UsageError(f"no similarities for {', '.join(unknown)}")
+        return [position[name] for name in dict.fromkeys(metrics)]
+
+
+def check_testbed(n_references: int, n_segments: int, trans_topic: bool) -> None:
+    """QARLA's minimum test bed: three references per segment, or two in trans-topic mode.
+
+    With two references and no pooling, a KING trial leaves a single
+    reference and so no pair ``(r', r'')`` to compare with.
+    """
+    if trans_topic:
+        if n_references < 2:
+            raise UsageError(f"QARLA needs at least two references in trans-topic mode, not {n_references}")
+        if n_references == 2 and n_segments < 2:
+            raise UsageError("trans-topic mode with two references needs at least two segments")
+    elif n_references < 3:
+        raise UsageError(
+            f"QARLA needs at least three references, not {n_references} (trans-topic mode works with two)"
+        )
+
+
+# -- counting --------------------------------------------------------------------------------
+
+
+def _pairs(references: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Ordered pairs of distinct references, as two index lists."""
+    pairs = list(permutations(references, 2))
+    return [i for i, _ in pairs], [j for _, j in pairs]
+
+
+def dominated(values: np.ndarray, pool: np.ndarray) -> np.ndarray:
+    """For each column of ``values`` ``(X, N)``, how many columns of ``pool`` ``(X, P)`` it passes
+    under every metric (``values[x, n] ≥ pool[x, p]`` for all x).
+
+    One metric is a sorted search; several are compared in blocks of at most
+    :data:`BLOCK` booleans so that memory stays flat on large pools.
+    """
+    n_metrics, n_values = values.shape
+    if pool.shape[1] == 0 or n_values == 0:
+        return np.zeros(n_values, dtype=np.int64)
+    if n_metrics == 1:
+        ordered = np.sort(pool[0])  # NaN sorts last, so it is never passed
+        counts = np.searchsorted(ordered, values[0], side="right").astype(np.int64)
+        return np.where(np.isnan(values[0]), 0, counts)
+    step = max(1, BLOCK // (pool.shape[1] * n_metrics))
+    counts = np.empty(n_values, dtype=np.int64)
+    for start in range(0, n_values, step):
+        block = values[:, start : start + step, None] >= pool[:, None, :]
+        counts[start : start + step] = block.all(axis=0).sum(axis=1)
+    return counts
+
+
+def _own_counts(values: np.ndarray, pool: np.ndarray) -> np.ndarray:
+    """``values`` ``(X, N, S, K)`` against each segment's own pool ``(X, S, P)``: hits ``(N, S, K)``."""
+    n_metrics, n_peers, n_segments, n_refs = values.shape
+    counts = np.empty((n_peers, n_segments, n_refs), dtype=np.int64)
+    per_segment = max(1, n_metrics * n_peers * n_refs * pool.shape[2])
+    step = max(1, BLOCK // per_segment)
+    for start in range(0, n_segments, step):
+        part = slice(start, start + step)
+        block = values[:, :, part, :, None] >= pool[:, None, part, None, :]
+        counts[:, part] = block.all(axis=0).sum(axis=-1)
+    return counts
+
+
+def queen_counts(
+    peers: np.ndarray, reference_reference: np.ndarray, models: Sequence[int], trans_topic: bool
+) -> tuple[np.ndarray, int]:
+    """QUEEN of each peer at each segment as ``(hits (N, S), samples)``.
+
+    ``peers`` ``(X, N, S, K)`` holds ``x(peer, r)`` for the ``K`` models in
+    ``models`` (indices into the references); ``reference_reference`` is
+    ``(X, S, R, R)`` over all references. The samples are the same for every
+    peer and segment, so hits compare directly.
+    """
+    n_segments = peers.shape[2]
+    own_i, own_j = _pairs(models)
+    own = reference_reference[:, :, own_i, own_j]  # (X, S, P)
+    if not trans_topic:
+        return _own_counts(peers, own).sum(axis=-1), len(models) * len(own_i)
+    n_metrics, n_peers, _, n_models = peers.shape
+    all_i, all_j = _pairs(range(reference_reference.shape[2]))
+    full = reference_reference[:, :, all_i, all_j]  # (X, S, P_all)
+    flat = dominated(peers.reshape(n_metrics, -1), full.reshape(n_metrics, -1))
+    hits = flat.reshape(n_peers, n_segments, n_models)
+    if len(own_i) != len(all_i):  # a held-out reference: its own segment contributes fewer pairs
+        hits = hits - _own_counts(peers, full) + _own_counts(peers, own)
+    pool = (n_segments - 1) * len(all_i) + len(own_i)
+    return hits.sum(axis=-1), n_models * pool
+
+
+# -- the measures ----------------------------------------------------------------------------
+
+
+def queen_segments(similarities: Similarities, metrics: Sequence[str] | None = None, trans_topic: bool = False) -> np.ndarray:
+    """QUEEN of every system at every segment, ``(systems, segments)``."""
+    index = similarities.index(metrics)
+    check_testbed(len(similarities.references), similarities.n_segments, trans_topic)
+    peers = similarities.system_reference[index]
+    hits, samples = queen_counts(
+        peers, similarities.reference_reference[index], range(len(similarities.references)), trans_topic
+    )
+    return hits / samples
+
+
+def queen_systems(similarities: Similarities, metrics: Sequence[str] | None = None, trans_topic: bool = False) -> dict[str, float]:
+    """A system's QUEEN: the mean of its segment QUEEN values (IQMT does not say; see the module)."""
+    by_segment = queen_segments(similarities, metrics, trans_topic)
+    return {system: float(row.mean()) for system, row in zip(similarities.systems, by_segment, strict=True)}
+
+
+def king_counts(
+    similarities: Similarities, metrics: Sequence[str] | None = None, tie: Tie = Tie.GE, trans_topic: bool = False
+) -> tuple[int, int]:
+    """KING as ``(successes, trials)``: one trial per segment and held-out reference."""
+    index = similarities.index(metrics)
+    n_refs, n_segments = len(similarities.references), similarities.n_segments
+    check_testbed(n_refs, n_segments, trans_topic)
+    systems = similarities.system_reference[index]  # (X, A, S, R)
+    between = similarities.reference_reference[index]  # (X, S, R, R)
+    successes = 0
+    for held in range(n_refs):
+        models = [j for j in range(n_refs) if j != held]
+        human = between[:, :, held, models][:, None]  # (X, 1, S, K)
+        human_hits, _ = queen_counts(human, between, models, trans_topic)
+        system_hits, _ = queen_counts(systems[..., models], between, models, trans_topic)
+        best = system_hits.max(axis=0)
+        won = human_hits[0] >= best if Tie(tie) is Tie.GE else human_hits[0] > best
+        successes += int(won.sum())
+    return successes, n_refs * n_segments
+
+
+def king(similarities: Similarities, metrics: Sequence[str] | None = None, tie: Tie = Tie.GE, trans_topic: bool = False) -> float:
+    """The discriminative power of ``metrics``: how often a held-out reference beats every system."""
+    successes, trials = king_counts(similarities, metrics, tie, trans_topic)
+    return successes / trials
+
+
+def jack(similarities: Similarities, metrics: Sequence[str] | None = None, trans_topic: bool = False) -> float | None:
+    """The test bed's reliability (None with fewer than two systems, where no pair exists)."""
+    if len(similarities.systems) < 2:
+        return None
+    if similarities.system_system is None:
+        raise ValueError("JACK needs the system-system similarities")
+    index = similarities.index(metrics)
+    n_refs = len(similarities.references)
+    check_testbed(n_refs, similarities.n_segments, trans_topic)
+    to_refs = similarities.system_reference[index]  # (X, A, S, R)
+    hits, _ = queen_counts(to_refs, similarities.reference_reference[index], range(n_refs), trans_topic)
+    good = hits > 0  # (A, S)
+    between = similarities.system_system[index]  # (X, S, A, B)
+    n_metrics, n_systems, n_segments, _ = to_refs.shape
+    distinct = ~np.eye(n_systems, dtype=bool)
+    success = np.empty((n_segments, n_refs), dtype=bool)
+    step = max(1, BLOCK // (n_metrics * n_systems * n_systems * n_refs))
+    for start in range(0, n_segments, step):
+        part = slice(start, start + step)
+        # closer[a, b, s, r]: x(a, b) <= x(a, r) under every metric
+        closer = (between[:, part].transpose(0, 2, 3, 1)[..., None] <= to_refs[:, :, None, part, :]).all(axis=0)
+        pair = distinct[:, :, None] & good[:, None, part] & good[None, :, part]  # (A, B, S)
+        success[part] = (closer & pair[..., None]).any(axis=(0, 1))
+    return float(success.mean())
+
+
+# -- the greedy optimal set and the whole report ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class OptimalSet:
+    """IQeval's ``-optimizeKING``: the greedy set, its KING, and the single-metric KING it ranked by."""
+
+    metrics: tuple[str, ...]
+    king: float
+    single: dict[str, float]
+    """Metric → its own KING, in the order the greedy search tried them."""
+
+
+def optimize(
+    similarities: Similarities, metrics: Sequence[str] | None = None, tie: Tie = Tie.GE, trans_topic: bool = False
+) -> OptimalSet:
+    """Rank metrics by their own KING (ties by name), then add each only if KING strictly increases.
+
+    IQMT manual §3.3: exhaustive search over ``2^n − 1`` sets is infeasible;
+    this greedy approximation "provides excellent results in practice". The
+    manual leaves the order of equal KING open; by name keeps it deterministic.
+    """
+    names = [similarities.metrics[i] for i in similarities.index(metrics)]
+    single = {name: king_counts(similarities, [name], tie, trans_topic) for name in names}
+    ranked = sorted(names, key=lambda name: (-single[name][0], name))
+    chosen = [ranked[0]]
+    best, trials = single[ranked[0]]
+    for name in ranked[1:]:
+        successes, _ = king_counts(similarities, [*chosen, name], tie, trans_topic)
+        if successes > best:
+            chosen.append(name)
+            best = successes
+    return OptimalSet(
+        metrics=tuple(chosen),
+        king=best / trials,
+        single={name: single[name][0] / single[name][1] for name in ranked},
+    )
+
+
+@dataclass(frozen=True)
+class QarlaResult:
+    """Everything ``checkpoints qarla`` prints."""
+
+    metrics: tuple[str, ...]
+    queen: dict[str, float]
+    """System → QUEEN of the metric set (mean of segment QUEEN)."""
+    king: float
+    jack: float | None
+    tie: Tie
+    trans_topic: bool
+    n_segments: int
+    references: tuple[str, ...]
+    optimal: OptimalSet | None = None
+
+    def to_json(self) -> dict[str, object]:
+        document: dict[str, object] = {
+            "metrics": list(self.metrics),
+            "queen": dict(self.queen),
+            "king": self.king,
+            "jack": self.jack,
+        }
+        if self.optimal is not None:
+            document["optimal_set"] = list(self.optimal.metrics)
+            document["optimal_king"] = self.optimal.king
+        return document
+
+
+def qarla(
+    similarities: Similarities,
+    metrics: Sequence[str] | None = None,
+    *,
+    tie: Tie = Tie.GE,
+    trans_topic: bool = False,
+    find_optimal: bool = False,
+) -> QarlaResult:
+    """QUEEN per system, KING and JACK of the metric set and, with ``find_optimal``, the greedy set."""
+    chosen = tuple(similarities.metrics[i] for i in similarities.index(metrics))
+    return QarlaResult(
+        metrics=chosen,
+        queen=queen_systems(similarities, chosen, trans_topic),
+        king=king(similarities, chosen, tie, trans_topic),
+        jack=jack(similarities, chosen, trans_topic),
+        tie=Tie(tie),
+        trans_topic=trans_topic,
+        n_segments=similarities.n_segments,
+        references=similarities.references,
+        optimal=optimize(similarities, chosen, tie, trans_topic) if find_optimal else None,
+    )
