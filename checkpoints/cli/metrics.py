@@ -28,50 +28,50 @@ SIGNIFICANCE_METHODS = ("bootstrap", "ar")
 CORRECTIONS = ("holm", "bh", "none")
 
 EXAMPLES = """\
-[bold]Examples[/bold]
+Examples:
 
   BLEU, chrF and TER of two systems against one reference, one line per system:
 
-    [cyan]checkpoints metrics --reference ref.de --system A=a.de --system B=b.de -m BLEU,chrF,-TER[/cyan]
+    checkpoints metrics --reference ref.de --system A=a.de --system B=b.de -m BLEU,chrF,-TER
 
   All lexical metrics at system, document and segment level, as JSON:
 
-    [cyan]checkpoints metrics -r ref1.txt -r ref2.txt -s A=a.txt --metric-set lexical -g all --format json[/cyan]
+    checkpoints metrics -r ref1.txt -r ref2.txt -s A=a.txt --metric-set lexical -g all --format json
 
   Is B better than the baseline A? Paired bootstrap, 1000 resamples, Holm-corrected:
 
-    [cyan]checkpoints metrics -r ref.txt -s A=a.txt -s B=b.txt -s C=c.txt -m BLEU,chrF --baseline A[/cyan]
+    checkpoints metrics -r ref.txt -s A=a.txt -s B=b.txt -s C=c.txt -m BLEU,chrF --baseline A
 
   A WMT XML test set holding source, references and system outputs:
 
-    [cyan]checkpoints metrics --input wmt -r wmttest2021.en-de.xml -s wmttest2021.en-de.xml -m BLEU[/cyan]
+    checkpoints metrics --input wmt -r wmttest2021.en-de.xml -s wmttest2021.en-de.xml -m BLEU
 
   Every metric name with a one-line definition:
 
-    [cyan]checkpoints metrics --list[/cyan]
+    checkpoints metrics --list
 """
 
 HELP = (
     "Score system translations with Asiya-named metrics (BLEU, NIST, METEOR, ROUGE, -TER, chrF, ...).\n\n"
-    "Scores keep each metric's own scale (BLEU in \\[0,1], NIST as mteval prints it, chrF 0-100 as "
+    "Scores keep each metric's own scale (BLEU in [0,1], NIST as mteval prints it, chrF 0-100 as "
     "sacreBLEU prints it); error rates are negated (-TER, -WER). System and document scores come from "
     "per-segment statistics: summed for corpus-level metrics (BLEU, NIST, TER, chrF), averaged for "
     "mean-of-segment metrics (--list says which).\n\n"
-    "With [bold]--baseline[/bold] or [bold]--all-pairs[/bold], every compared system gets, per metric, the "
+    "With --baseline or --all-pairs, every compared system gets, per metric, the "
     "difference, its confidence interval and a p-value corrected for multiple comparisons (paired "
     "bootstrap or approximate randomization on the metrics' per-segment statistics). Every report "
     "carries sacreBLEU-style signatures.\n\n"
     "Raw input is one segment per line: one document UNKNOWN_DOC, segment ids = line numbers. With "
-    "[bold]--input nist[/bold] (NIST SGML or Metrics MaTr XML) or [bold]--input wmt[/bold] (WMT XML), document "
+    "--input nist (NIST SGML or Metrics MaTr XML) or --input wmt (WMT XML), document "
     "and segment ids come from the files; a reference file contributes every reference in it (and its "
-    "source), and [bold]--system FILE[/bold] without NAME= takes every system in the file.\n\n"
+    "source), and --system FILE without NAME= takes every system in the file.\n\n"
     "The target language is never assumed: NIST and WMT files declare it; for raw text, metrics that "
-    "depend on it (METEOR, ROUGE: stemmers, synonyms, tuned parameters) need [bold]--target-lang[/bold]."
+    "depend on it (METEOR, ROUGE: stemmers, synonyms, tuned parameters) need --target-lang."
 )
 
 
 def register(app: typer.Typer) -> None:
-    app.command("metrics", help=HELP, epilog=EXAMPLES, no_args_is_help=True)(metrics)
+    app.command("metrics", help=HELP + "\n\n" + EXAMPLES, no_args_is_help=True)(metrics)
 
 
 def metrics(
@@ -99,7 +99,7 @@ def metrics(
     input_format: Annotated[str, typer.Option("--input", "-i", metavar="raw|nist|wmt", help="Input file format.")] = "raw",
     tokenize: Annotated[
         str | None,
-        typer.Option("--tokenize", metavar="13a|intl|zh|char|none|words", help="Tokenizer \\[default: zh for a Chinese target, else 13a].", show_default=False),
+        typer.Option("--tokenize", metavar="13a|intl|zh|char|none|words", help="Tokenizer [default: zh for a Chinese target, else 13a].", show_default=False),
     ] = None,
     case: Annotated[str, typer.Option("--case", metavar="cs|ci", help="Case-sensitive (cs) or case-insensitive (ci) matching.")] = "cs",
     target_lang: Annotated[
@@ -107,7 +107,7 @@ def metrics(
         typer.Option(
             "--target-lang",
             metavar="LANG",
-            help="Target language (tokenizer default, stemmers, METEOR) \\[default: what NIST/WMT files declare; "
+            help="Target language (tokenizer default, stemmers, METEOR) [default: what NIST/WMT files declare; "
             "raw text with METEOR or ROUGE needs it].",
             show_default=False,
         ),
@@ -116,7 +116,7 @@ def metrics(
     baseline: Annotated[str | None, typer.Option("--baseline", metavar="NAME", help="Compare every system with this one.")] = None,
     significance: Annotated[
         str | None,
-        typer.Option("--significance", metavar="bootstrap|ar", help="Paired bootstrap or approximate randomization \\[default: bootstrap].", show_default=False),
+        typer.Option("--significance", metavar="bootstrap|ar", help="Paired bootstrap or approximate randomization [default: bootstrap].", show_default=False),
     ] = None,
     all_pairs: Annotated[bool, typer.Option("--all-pairs", help="Compare every pair of systems.")] = False,
     samples: Annotated[int, typer.Option("--samples", metavar="N", help="Resamples (bootstrap) or trials (ar).")] = 1000,
