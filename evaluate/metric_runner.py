@@ -9,6 +9,13 @@ the three granularities agree by construction: corpus-level metrics (BLEU,
 NIST, TER, chrF, ...) give corpus-level document scores, as in the Asiya
 manual's Table 2, and mean-of-segments metrics give means.
 
+Combinations are metrics too (:mod:`checkpoints.evaluate.metrics.combination`):
+QUEEN's statistics are per-segment counts like any other metric's; ULC's are
+its parts' statistics side by side, and its normalisation bounds are fitted
+on every scored output (:meth:`Metric.fit`) before scores are read, then
+held fixed while resampling, so a test compares systems under one fixed
+linear combination of the parts.
+
 Significance (``--baseline``, ``--all-pairs``) uses the project's one
 resampling engine, :mod:`checkpoints.evaluate.resample`: one
 :class:`~checkpoints.evaluate.resample.Resampler` for the whole report, so
@@ -177,7 +184,7 @@ def aggregate(metric: Metric, stats: np.ndarray, doc_ids: Sequence[str]) -> Scor
     doc_index = np.fromiter((index[doc] for doc in doc_ids), dtype=np.intp, count=len(doc_ids))
     doc_sums = np.zeros((len(documents), stats.shape[1]))
     np.add.at(doc_sums, doc_index, stats)
-    doc_scores = np.atleast_1d(metric.score(doc_sums))
+    doc_scores = np.atleast_1d(metric.document_scores(doc_sums))
     segment_scores = np.atleast_1d(metric.segment_scores(stats))
     return Scores(
         system=metric.system_score(stats),
@@ -306,6 +313,8 @@ def run_metrics(
     if not metrics:
         raise UsageError(f"none of the requested metrics is available ({'; '.join(skipped.values())})")
     names = list(metrics)
+    for metric in metrics.values():
+        metric.check_references(len(testbed.references))  # QUEEN's three references, before any work
     if include_refs and len(testbed.references) < 2:
         raise UsageError("scoring the references needs at least two of them (each is scored against the others)")
     systems = [system.name for system in testbed.systems]
@@ -322,6 +331,9 @@ def run_metrics(
     for name in loop:
         metric = metrics[name]
         statistics[name] = segment_statistics(metric, testbed, include_refs)
+        # ULC normalises over every scored output (references too with include_refs, as Asiya);
+        # the bounds stay fixed for the significance tests below.
+        metric.fit(statistics[name], testbed.doc_ids)
         for system in scored:
             scores[system][name] = aggregate(metric, statistics[name][system], testbed.doc_ids)
 

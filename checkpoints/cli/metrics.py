@@ -42,6 +42,10 @@ Examples:
 
     checkpoints metrics -r ref.txt -s A=a.txt -s B=b.txt -s C=c.txt -m BLEU,chrF --baseline A
 
+  Combinations are metric names: Asiya's ULC and QARLA's QUEEN (three references or more):
+
+    checkpoints metrics -r r1.txt -r r2.txt -r r3.txt -s A=a.txt -s B=b.txt -m "ULC(BLEU,chrF,-TER),QUEEN(BLEU,ROUGE-L)"
+
   A WMT XML test set holding source, references and system outputs:
 
     checkpoints metrics --input wmt -r wmttest2021.en-de.xml -s wmttest2021.en-de.xml -m BLEU
@@ -92,7 +96,14 @@ def metrics(
     source: Annotated[Path | None, typer.Option("--source", metavar="FILE", help="Source segments (metrics that need a source use the first reference without it).")] = None,
     metric: Annotated[
         list[str] | None,
-        typer.Option("--metrics", "-m", metavar="NAMES", help="Comma-separated Asiya metric names (adds to --metric-set).", show_default=False),
+        typer.Option(
+            "--metrics",
+            "-m",
+            metavar="NAMES",
+            help="Comma-separated Asiya metric names (adds to --metric-set); combinations too: "
+            "'ULC(BLEU,METEOR-ex,-TER)' (Asiya's normalised mean), 'QUEEN(BLEU,ROUGE-L)' (QARLA, 3+ references).",
+            show_default=False,
+        ),
     ] = None,
     metric_set: Annotated[str | None, typer.Option("--metric-set", metavar="SET", help="A named set of metrics, e.g. lexical.")] = None,
     granularity: Annotated[str, typer.Option("--granularity", "-g", metavar="sys|doc|seg|all", help="Score level; all prints the three.")] = "sys",
@@ -168,7 +179,10 @@ def metrics(
         check_choice("--tokenize", tokenize, TOKENIZERS)
     check_choice("--brevity-penalty", brevity_penalty, ("closest", "shortest"))
     check_choice("--nist-info", nist_info, ("mteval", "intended"))
-    explicit = [part.strip() for value in metric or [] for part in value.split(",") if part.strip()]
+    from checkpoints.evaluate.metrics.combination import split_metric_list
+
+    # Commas inside a combination's parentheses separate its parts, not metrics.
+    explicit = [name for value in metric or [] for name in split_metric_list(value)]
     if not explicit and not metric_set:
         raise UsageError("no metric requested: give -m NAMES or --metric-set SET (see --list)")
     for name in explicit:

@@ -24,6 +24,7 @@ from checkpoints.errors import UsageError, check_choice
 from checkpoints.evaluate.metric_runner import MetricReport, SignificanceRequest, Track, run_metrics
 from checkpoints.evaluate.metrics.base import MetricOptions
 from checkpoints.evaluate.metrics.bleu_nist import BREVITY_PENALTIES, NIST_INFO
+from checkpoints.evaluate.metrics.combination import canonical_name
 from checkpoints.evaluate.metrics.registry import entry, metric_names
 from checkpoints.io.testsets import InputFormat, load_testbed
 from checkpoints.tokenizers import TOKENIZERS, default_tokenizer
@@ -52,7 +53,8 @@ class MetricsRequest:
     systems: list[tuple[str | None, Path]]
     """``(name, file)``; a name of None takes every system of an XML or SGML file under its own id."""
     metrics: list[str] = field(default_factory=list)
-    """Metrics asked for by name: each must run."""
+    """Metrics asked for by name: each must run. Combinations (``ULC(BLEU,-TER)``,
+    ``QUEEN(BLEU,ROUGE-L)``) are names too; spaces inside them are ignored."""
     metric_set: str | None = None
     """A named set (``lexical``): its metrics that cannot run here are skipped and reported."""
     input_format: InputFormat = InputFormat.RAW
@@ -73,12 +75,13 @@ class MetricsRequest:
     def metric_names(self) -> tuple[list[str], set[str]]:
         """The metrics to run, in order without repeats, and those of them that may be skipped."""
         from_set = list(metric_names(self.metric_set)) if self.metric_set else []
-        names = list(dict.fromkeys([*from_set, *self.metrics]))
+        asked = [canonical_name(name) for name in self.metrics]  # also checks a combination's parts
+        names = list(dict.fromkeys([*from_set, *asked]))
         if not names:
             raise UsageError("no metric requested: name metrics or a metric set")
         for name in names:
             entry(name)  # unknown names fail before any file is read
-        return names, set(from_set) - set(self.metrics)
+        return names, set(from_set) - set(asked)
 
     def extra(self) -> dict[str, str]:
         """The family-specific options (``MetricOptions.extra``)."""

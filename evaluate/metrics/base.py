@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -124,6 +124,9 @@ class Aggregation(StrEnum):
     """System and document scores come from statistics summed over their segments."""
     MEAN = "mean"
     """System and document scores are the mean of segment scores."""
+    COMBINED = "combined"
+    """System and document scores combine the parts' own system and document scores, normalised
+    over the test bed (ULC, :mod:`checkpoints.evaluate.metrics.combination`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +223,26 @@ class Metric(ABC):
 
     def segment_scores(self, stats: np.ndarray) -> np.ndarray:
         return self.score(stats)
+
+    def document_scores(self, sums: np.ndarray) -> np.ndarray:
+        """Scores of documents from their summed statistics ``(documents, n_stats)``.
+
+        The system-level :meth:`score` for every metric whose score depends on the statistics
+        alone; ULC overrides it because Asiya normalises each level over that level's scores.
+        """
+        return self.score(sums)
+
+    def fit(self, statistics: Mapping[str, np.ndarray], doc_ids: Sequence[str]) -> None:
+        """Learn what the scores depend on beyond one output's statistics (nothing, by default).
+
+        The runner calls it with every scored output's statistics before any score is read:
+        ULC's normalisation bounds come from the whole test bed, as in Asiya.
+        """
+        return None
+
+    def check_references(self, n_references: int) -> None:
+        """Fail with a usage error when the test set has too few references (QUEEN needs three)."""
+        return None
 
     def signature(self) -> Signature:
         """sacreBLEU-style ``key:value|...`` description of how scores were made.

@@ -4,6 +4,11 @@ Each family module of this package defines ``METRICS: dict[str, MetricEntry]``;
 the registry finds them with :mod:`pkgutil`, so adding a family never touches
 a shared list. Modules are imported on first use only (``checkpoints --help``
 stays fast).
+
+Combinations (``ULC(BLEU,-TER)``, ``QUEEN(BLEU,ROUGE-L)``,
+:mod:`checkpoints.evaluate.metrics.combination`) are names too: :func:`entry`
+and :func:`get_metric` build them from their parts, so every caller that
+checks or builds a metric by name accepts them without knowing about them.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ def _entries() -> dict[str, MetricEntry]:
 
     entries: dict[str, MetricEntry] = {}
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-        if info.name in {"base", "registry"} or info.name.startswith("_"):
+        if info.name in {"base", "registry", "combination"} or info.name.startswith("_"):
             continue
         module = importlib.import_module(f"{package.__name__}.{info.name}")
         for name, entry in getattr(module, "METRICS", {}).items():
@@ -61,17 +66,42 @@ def metric_sets() -> set[str]:
 
 
 def describe(name: str) -> str:
-    return _entry(name).description
+    return entry(name).description
 
 
 def entry(name: str) -> MetricEntry:
-    """The registry entry of ``name`` (what the metric needs before it can be built)."""
-    return _entry(name)
+    """The registry entry of ``name`` (what the metric needs before it can be built).
+
+    A combination's entry depends on the target language when a part does, and
+    requires what its parts require.
+    """
+    from checkpoints.evaluate.metrics.combination import (
+        FACTORIES,
+        describe_combination,
+        parse_combination,
+    )
+
+    combination = parse_combination(name)
+    if combination is None:
+        return _entry(name)
+    parts = [_entry(part) for part in combination.parts]
+    factory = FACTORIES[combination.kind]
+
+    def build(options: MetricOptions) -> Metric:
+        return factory([part.factory(options) for part in parts], options)
+
+    return MetricEntry(
+        description=describe_combination(combination),
+        factory=build,
+        sets=(),
+        language=any(part.language for part in parts),
+        requires=tuple(dict.fromkeys(key for part in parts for key in part.requires)),
+    )
 
 
 def get_metric(name: str, options: MetricOptions | None = None, cache: MetricCache | None = None) -> Metric:
     """A metric by Asiya name; ``cache`` is the run's shared cache (the metric's own when None)."""
-    metric = _entry(name).factory(options or MetricOptions())
+    metric = entry(name).factory(options or MetricOptions())
     if cache is not None:
         metric.cache = cache
     return metric
