@@ -7,6 +7,7 @@ Options are parsed and checked here (errors name the options); the work is
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -14,7 +15,7 @@ import typer
 
 from checkpoints.cli.common import check_choice, emit, parse_named_files, track
 from checkpoints.errors import UsageError
-from checkpoints.evaluate.meta.criteria import DEFAULT_CRITERIA, Criterion
+from checkpoints.evaluate.meta.criteria import DEFAULT_CRITERIA, HUMAN_LIKENESS, Criterion
 from checkpoints.tokenizers import TOKENIZERS
 
 GRANULARITIES = ("sys", "doc", "seg")
@@ -40,6 +41,20 @@ system pair). --clusters CRITERION ranks the metrics into significance
 clusters with WMT's paired permutation test (--samples permutations, --seed,
 --alpha).
 
+Human likeness, no human scores needed: king and orange score each reference
+as a peer against the other references (so they need two or more: repeat
+--reference, or --reference-system for --mqm) beside every system scored
+against the same references, on the units of -g. orange is Asiya's ORANGE,
+how often the reference scores at least as high as a system (higher is
+better), with Lin & Och's rank ORANGE (average rank of the reference among
+the systems, over the list size; lower is better) as "rank"; king is QARLA's
+KING of the metric alone (trans-topic, pairs pooled across units, with two
+references), with Asiya's KING (reference at least as high as every system)
+as "asiya".
+
+When the MQM file rates the reference, meta warns on stderr if the humans
+rate it below most systems.
+
 Neither judgment file says the target language: metrics that depend on it
 (METEOR, ROUGE) need --target-lang.
 
@@ -57,11 +72,16 @@ Examples:
 
   checkpoints meta --reference ref.txt --system a=a.txt --system b=b.txt \\
       --assessments human.csv -m BLEU -g seg --ci bootstrap --samples 1000
+
+  checkpoints meta --mqm mqm_ted_zhen.tsv --reference-system ref \\
+      --reference-system refB -m BLEU,chrF -g seg --criteria pearson,king,orange
 """
 
 
 def _metric_names(values: list[str]) -> list[str]:
-    names = [name.strip() for value in values for name in value.split(",") if name.strip()]
+    from checkpoints.evaluate.metrics.combination import split_metric_list
+
+    names = [name for value in values for name in split_metric_list(value)]
     if not names:
         raise UsageError("-m names no metric")
     return list(dict.fromkeys(names))
@@ -71,7 +91,7 @@ def meta(
     metric: Annotated[list[str], typer.Option("--metrics", "-m", metavar="NAMES", help="Metric names, comma-separated (Asiya names: BLEU, chrF, -TER, ...).")],
     mqm: Annotated[Path | None, typer.Option("--mqm", metavar="FILE", help="MQM error TSV: systems, source, references and error rows.")] = None,
     mqm_scores: Annotated[Path | None, typer.Option("--mqm-scores", metavar="FILE", help="MQM average segment scores (default: recompute from the errors).")] = None,
-    reference_system: Annotated[str | None, typer.Option("--reference-system", metavar="NAME", help="The MQM system used as reference (e.g. ref); not evaluated.")] = None,
+    reference_system: Annotated[list[str] | None, typer.Option("--reference-system", metavar="NAME", help="An MQM system used as reference (e.g. ref); not evaluated (repeatable: several references).")] = None,
     exclude_system: Annotated[list[str] | None, typer.Option("--exclude-system", metavar="NAME", help="An MQM system to leave out (repeatable).")] = None,
     reference: Annotated[list[Path] | None, typer.Option("--reference", "-r", metavar="FILE", help="Reference file, one segment per line (repeatable).")] = None,
     system: Annotated[list[str] | None, typer.Option("--system", metavar="NAME=FILE", help="NAME=FILE system output, one segment per line (repeatable).")] = None,
@@ -121,21 +141,29 @@ def meta(
         if more:
             raise UsageError(f"--clusters takes one criterion, not {clusters!r}")
     names = _metric_names(metric)
+    likeness = " and ".join(c.value for c in chosen_criteria if c in HUMAN_LIKENESS)
     judgments: MQMJudgments | AssessmentJudgments
     if mqm is not None:
         if assessments is not None or reference or system or source is not None:
             raise UsageError("--mqm holds systems, source and references: do not combine it with "
                              "--assessments, --reference, --system or --source")
-        if reference_system is None:
+        if not reference_system:
             raise UsageError("--mqm needs --reference-system NAME (the human translation used as reference, e.g. ref)")
-        judgments = MQMJudgments(mqm, reference_system, mqm_scores, list(exclude_system or ()))
+        if likeness and len(set(reference_system)) < 2:
+            raise UsageError(f"{likeness} score each reference against the others: give at least two, "
+                             "e.g. --reference-system ref --reference-system refB")
+        references = list(dict.fromkeys(reference_system))
+        judgments = MQMJudgments(mqm, references[0] if len(references) == 1 else references, mqm_scores,
+                                 list(exclude_system or ()))
     elif assessments is not None:
-        if mqm_scores is not None or reference_system is not None or exclude_system:
+        if mqm_scores is not None or reference_system or exclude_system:
             raise UsageError("--mqm-scores, --reference-system and --exclude-system go with --mqm")
         if not reference:
             raise UsageError("--assessments needs at least one --reference FILE")
         if not system:
             raise UsageError("--assessments needs at least one --system NAME=FILE")
+        if likeness and len(reference) < 2:
+            raise UsageError(f"{likeness} score each reference against the others: give at least two --reference FILE")
         judgments = AssessmentJudgments(assessments, list(reference), parse_named_files(system, "--system"), source)
     else:
         raise UsageError("give human judgments: --mqm FILE or --assessments FILE")
@@ -152,6 +180,8 @@ def meta(
     except TargetLanguageNeeded as error:
         verb = "depends" if len(error.metrics) == 1 else "depend"
         raise UsageError(f"{', '.join(error.metrics)} {verb} on the target language: give --target-lang LANG") from None
+    for warning in result.warnings:
+        sys.stderr.write(f"checkpoints: warning: {warning}\n")
     emit(meta_json(result) if output_format == "json" else meta_tables(result), output)
 
 

@@ -36,6 +36,11 @@ pairs are also borrowed from every other segment (IQMT -TT), which makes two
 references enough. --optimize searches IQMT's greedy optimal set: metrics
 ranked by their own KING (ties by name), each kept only if it raises KING.
 
+--check-references scores each reference as a peer against the other
+references (as in a KING trial) beside every system's QUEEN against the same
+references, and flags a reference when more than half of the systems score
+strictly higher: the metric set finds it less human-like than most systems.
+
 Input is raw text, one segment per line. Metrics that depend on the target
 language (METEOR, ROUGE) need --target-lang.
 
@@ -51,6 +56,11 @@ Examples:
     checkpoints qarla -r ref0.txt -r ref1.txt -r ref2.txt -s PB=pb.txt \\
         -s WB=wb.txt -m BLEU-1,BLEU-4,NIST-2,-TER --optimize --tie gt
 
+  Is every reference more human-like than most systems?
+
+    checkpoints qarla -r ref.txt -r refB.txt -s A=a.txt -s B=b.txt -s C=c.txt \\
+        -m chrF --trans-topic --check-references
+
   Two references, pairs pooled across segments, as JSON:
 
     checkpoints qarla -r ref.txt -r refB.txt -s A=a.txt -s B=b.txt \\
@@ -59,7 +69,9 @@ Examples:
 
 
 def _metric_names(values: list[str] | None) -> list[str]:
-    names = [name.strip() for value in values or [] for name in value.split(",") if name.strip()]
+    from checkpoints.evaluate.metrics.combination import split_metric_list
+
+    names = [name for value in values or [] for name in split_metric_list(value)]
     if not names:
         raise UsageError("no metric requested: give -m NAMES (see `checkpoints metrics --list`)")
     return list(dict.fromkeys(names))
@@ -79,6 +91,7 @@ def qarla(
         typer.Option("--metrics", "-m", metavar="NAMES", help="Comma-separated metric names, the metric set (see `checkpoints metrics --list`).", show_default=False),
     ] = None,
     optimize: Annotated[bool, typer.Option("--optimize", help="Also search the greedy optimal subset of the metrics by KING.")] = False,
+    check_references: Annotated[bool, typer.Option("--check-references", help="Score each reference as a peer against the others; flag those most systems beat.")] = False,
     tie: Annotated[str, typer.Option("--tie", metavar="ge|gt", help="KING ties: ge counts them for the reference (the manual's formula), gt against.")] = "ge",
     trans_topic: Annotated[bool, typer.Option("--trans-topic", help="Pool reference pairs across segments (needs only two references).")] = False,
     source: Annotated[Path | None, typer.Option("--source", metavar="FILE", help="Source segments, for metrics that read them.")] = None,
@@ -124,6 +137,7 @@ def qarla(
         tie=tie,
         trans_topic=trans_topic,
         optimize=optimize,
+        check_references=check_references,
         source=source,
         tokenize=tokenize,
         case=case,

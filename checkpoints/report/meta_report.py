@@ -4,7 +4,9 @@ The table report shows, per metric and criterion, the coefficient with its
 interval (``r [low, high]``), the paired-bootstrap matrices when asked for,
 the segment-level correlations grouped by item, the significance clusters
 when asked for (``--clusters``), and the signature; acc-eq values carry the
-tie threshold they were calibrated with (``0.7000 (ε=0.0123)``); SPA's
+tie threshold they were calibrated with (``0.7000 (ε=0.0123)``), orange its
+rank ORANGE and king Asiya's KING beside QARLA's, with a line saying how
+they were sampled; SPA's
 per-pair p-values are in the JSON only (they are n² numbers per metric). The JSON
 document is :meth:`~checkpoints.evaluate.meta.runner.MetaResult.to_json`.
 """
@@ -17,6 +19,7 @@ from rich.console import Group
 from rich.table import Table
 
 from checkpoints.evaluate.meta.correlation import Criterion
+from checkpoints.evaluate.meta.criteria import HUMAN_LIKENESS
 from checkpoints.evaluate.meta.pairwise import Clusters
 from checkpoints.evaluate.meta.runner import (
     CorrelationResult,
@@ -56,7 +59,32 @@ def format_result(result: CorrelationResult) -> str:
     epsilon = (result.extra or {}).get("epsilon")
     if isinstance(epsilon, float) and result.r is not None:
         text += f" (ε={epsilon:.4g})"
+    extra = result.extra or {}
+    rank = extra.get("rank")
+    if isinstance(rank, float):
+        text += f" (rank {rank:.4f})"
+    asiya = extra.get("asiya")
+    if isinstance(asiya, float):
+        text += f" (Asiya {asiya:.4f}{', trans-topic' if extra.get('trans_topic') else ''})"
     return text
+
+
+def likeness_note(result: MetaResult) -> str | None:
+    """How king and orange were computed, when they were: references, units, sampling."""
+    chosen = [c for c in result.options.criteria if c in HUMAN_LIKENESS]
+    if not chosen or not result.results:
+        return None
+    first = next(iter(result.results.values()))
+    extra = first[chosen[0]].extra or {}
+    note = (f"{' and '.join(c.value for c in chosen)}: each of {extra.get('references')} references scored as a "
+            f"peer against the others, systems against the same, over {extra.get('units')} "
+            f"{result.level.value}-level units")
+    if Criterion.KING in chosen:
+        sampling = "trans-topic (reference pairs pooled across units)" if extra.get("trans_topic") else "per unit"
+        note += f"; king = QARLA KING, reference pairs {sampling}, Asiya's KING beside it"
+    if Criterion.ORANGE in chosen:
+        note += "; orange = Asiya's P(reference ≥ system), Lin & Och's rank ORANGE beside it (lower is better)"
+    return note
 
 
 def results_table(title: str, results: Results, criteria: tuple[Criterion, ...]) -> Table:
@@ -118,10 +146,13 @@ def meta_tables(result: MetaResult) -> Group:
         parts.append(clusters_table("pooled" if segments else "metrics", result.clusters, options.samples, options.alpha))
     grouped: GroupedResult | None = result.grouped
     if grouped is not None:
-        parts.append(results_table(f"grouped by item ({grouped.n} segments)", grouped.results, options.criteria))
+        parts.append(results_table(f"grouped by item ({grouped.n} segments)", grouped.results, options.correlations))
         if grouped.paired is not None:
             parts.extend(paired_tables("grouped by item", grouped.paired))
         if grouped.clusters is not None:
             parts.append(clusters_table("grouped by item", grouped.clusters, options.samples, options.alpha))
+    note = likeness_note(result)
+    if note is not None:
+        parts.append(note)
     parts.append(signature_line(options.signature()))
     return Group(*parts)  # type: ignore[arg-type]

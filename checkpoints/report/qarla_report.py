@@ -3,7 +3,10 @@
 The table shows QUEEN per system (best first), then KING and JACK of the
 metric set with the tie policy and the sampling they were computed with,
 and, with ``--optimize``, the greedy optimal set with the single-metric KING
-values it was ranked by. The JSON document is
+values it was ranked by, and, with ``--check-references``, each reference's
+QUEEN as a peer against the other references beside the systems' QUEEN
+against the same references (flagged when most systems score higher). The
+JSON document is
 :meth:`~checkpoints.evaluate.meta.qarla.QarlaResult.to_json`.
 """
 
@@ -62,4 +65,22 @@ def qarla_tables(result: QarlaResult) -> Group:
             optimal.add_row(name, _number(value), "yes" if name in result.optimal.metrics else "")
         parts.append(optimal)
         parts.append(_line(f"optimal set: {{{', '.join(result.optimal.metrics)}}}  KING {_number(result.optimal.king)}"))
+    if result.reference_check is not None:
+        parts.append(_line("reference check: each reference scored as a peer against the others, "
+                           "systems against the same references"))
+        check = Table()
+        check.add_column("reference")
+        check.add_column("QUEEN as peer", justify="right")
+        check.add_column("systems' median", justify="right")
+        check.add_column("systems above", justify="right")
+        check.add_column("flag")
+        for item in result.reference_check:
+            check.add_row(
+                item.reference,
+                _number(item.queen),
+                _number(item.median),
+                f"{item.above}/{len(item.systems)}",
+                "less human-like than most systems" if item.flagged else "",
+            )
+        parts.append(check)
     return Group(*parts)

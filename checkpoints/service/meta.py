@@ -42,8 +42,9 @@ class MQMJudgments:
     """An MQM error file: systems, source, references and error rows in one file."""
 
     path: Path
-    reference_system: str
-    """The human translation used as reference (e.g. ``ref``); it is not evaluated."""
+    reference_system: str | list[str]
+    """The human translation(s) used as reference (e.g. ``ref``); not evaluated. Several make a
+    multi-reference test bed, which the human-likeness criteria (king, orange) need."""
     scores: Path | None = None
     """MQM average segment scores; None recomputes them from the error rows."""
     exclude: list[str] = field(default_factory=list)

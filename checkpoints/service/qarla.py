@@ -49,6 +49,8 @@ class QarlaRequest:
     tie: str = Tie.GE.value
     trans_topic: bool = False
     optimize: bool = False
+    check_references: bool = False
+    """Also score each reference as a peer against the others (``ReferenceCheck``)."""
     source: Path | None = None
     tokenize: str | None = None
     case: str = "cs"
@@ -93,13 +95,27 @@ def qarla_evaluate(request: QarlaRequest, track: Track | None = None) -> QarlaRe
         extra={"brevity-penalty": "closest", "nist-info": "mteval"},
     )
     similarities = compute_similarities(testbed, names, options, track)
-    return qarla(similarities, tie=Tie(request.tie), trans_topic=request.trans_topic, find_optimal=request.optimize)
+    return qarla(
+        similarities,
+        tie=Tie(request.tie),
+        trans_topic=request.trans_topic,
+        find_optimal=request.optimize,
+        check_refs=request.check_references,
+    )
 
 
 def compute_similarities(
-    testbed: Testbed, names: Sequence[str], options: MetricOptions, track: Track | None = None
+    testbed: Testbed,
+    names: Sequence[str],
+    options: MetricOptions,
+    track: Track | None = None,
+    system_pairs: bool = True,
 ) -> Similarities:
-    """Every pairwise segment-level similarity QARLA needs, for every metric in ``names``."""
+    """Every pairwise segment-level similarity QARLA needs, for every metric in ``names``.
+
+    ``system_pairs=False`` skips the system-system similarities, which only
+    JACK reads and which grow with the square of the number of systems.
+    """
     cache = MetricCache()
     systems, references = testbed.systems, testbed.references
     sources = (testbed.source or references[0]).segments
@@ -113,7 +129,7 @@ def compute_similarities(
         for a, system in enumerate(systems):
             for r, reference in enumerate(references):
                 system_reference[m, a, :, r] = _similarity(metric, system, reference, sources)
-            if len(systems) > 1:
+            if system_pairs and len(systems) > 1:
                 for b, other in enumerate(systems):
                     if a != b:
                         system_system[m, :, a, b] = _similarity(metric, system, other, sources)
@@ -127,7 +143,7 @@ def compute_similarities(
         references=tuple(reference.name for reference in references),
         system_reference=system_reference,
         reference_reference=reference_reference,
-        system_system=system_system,
+        system_system=system_system if system_pairs else None,
     )
 
 

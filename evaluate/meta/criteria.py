@@ -10,7 +10,7 @@ from enum import StrEnum
 
 
 class Criterion(StrEnum):
-    """Meta-evaluation criteria that compare metric scores with human scores."""
+    """Meta-evaluation criteria: agreement with human scores, or (king, orange) human likeness."""
 
     PEARSON = "pearson"
     SPEARMAN = "spearman"
@@ -26,9 +26,17 @@ class Criterion(StrEnum):
     """Pairwise accuracy with tie calibration (Deutsch et al. 2023; ``KendallWithTiesOpt``, ``acc23``)."""
     SPA = "spa"
     """Soft pairwise accuracy (Thompson et al. 2024; mt-metrics-eval ``pce.py``), system level only."""
+    KING = "king"
+    """Human likeness: QARLA's KING of the metric alone (``asiya``: Asiya's KING), references as peers."""
+    ORANGE = "orange"
+    """Human likeness: Asiya's ORANGE, P(reference ≥ system) (``rank``: Lin & Och's rank ORANGE)."""
 
 
 DEFAULT_CRITERIA = (Criterion.PEARSON, Criterion.SPEARMAN, Criterion.KENDALL)
 
 SYSTEM_ONLY = frozenset({Criterion.SPA})
 """Criteria defined between systems from their segment scores, not on one vector of referents."""
+
+HUMAN_LIKENESS = frozenset({Criterion.KING, Criterion.ORANGE})
+"""Criteria that need no human score: each reference is scored as a peer against the others
+(:mod:`checkpoints.evaluate.meta.orange`)."""

@@ -50,6 +50,11 @@ class JudgedSet:
     segment_scores: Mapping[tuple[str, int], float]
     document_scores: Mapping[tuple[str, str], float] = field(default_factory=dict)
     system_scores: Mapping[str, float] = field(default_factory=dict)
+    reference_names: tuple[str, ...] = ()
+    """Names of the reference sets where the judgments name them (MQM's reference systems)."""
+    reference_scores: Mapping[tuple[str, int], float] = field(default_factory=dict)
+    """Human segment scores of the references themselves, keyed like ``segment_scores``:
+    a reference the humans rate below the systems is a poor thing to score against."""
 
     def __post_init__(self) -> None:
         size = len(self.documents)
@@ -155,29 +160,33 @@ def referents(judged: JudgedSet, level: Granularity) -> list[Referent]:
 
 def judged_from_mqm(
     data: MQMData,
-    reference_system: str,
+    reference_system: str | Sequence[str],
     exclude: Sequence[str] = (),
     scores: Mapping[tuple[str, int], float | None] | None = None,
 ) -> JudgedSet:
-    """The systems of an MQM file scored against one of its human translations.
+    """The systems of an MQM file scored against one or more of its human translations.
 
-    ``reference_system`` (e.g. ``ref``) supplies the references and is not
-    evaluated itself; ``exclude`` removes further systems (e.g. a second human
-    translation). Human scores come from ``scores`` (the average-score file)
-    or are recomputed from the error rows; unrated segments (``None``, or no
-    rows) are left out, and so are segments without a reference translation.
+    ``reference_system`` (e.g. ``ref``, or ``["ref", "refB"]``) supplies the
+    references and is not evaluated itself; ``exclude`` removes further
+    systems. Human scores come from ``scores`` (the average-score file) or
+    are recomputed from the error rows; unrated segments (``None``, or no
+    rows) are left out, and so are segments without a translation by every
+    reference. The references' own human scores are kept apart
+    (``reference_scores``), to warn when the humans rate a reference low.
     """
-    if reference_system not in data.outputs:
-        raise UsageError(
-            f"reference system {reference_system!r} is not in {data.path} (systems: {', '.join(data.systems)})"
-        )
+    names = [reference_system] if isinstance(reference_system, str) else list(dict.fromkeys(reference_system))
+    if not names:
+        raise UsageError("no reference system given")
+    for name in names:
+        if name not in data.outputs:
+            raise UsageError(f"reference system {name!r} is not in {data.path} (systems: {', '.join(data.systems)})")
     unknown = [name for name in exclude if name not in data.outputs]
     if unknown:
         raise UsageError(f"excluded system {unknown[0]!r} is not in {data.path} (systems: {', '.join(data.systems)})")
-    reference = data.outputs[reference_system]
-    segments = [seg for seg in data.segments if seg in reference]
+    translations = [data.outputs[name] for name in names]
+    segments = [seg for seg in data.segments if all(seg in reference for reference in translations)]
     position = {seg: index for index, seg in enumerate(segments)}
-    systems = [name for name in data.systems if name != reference_system and name not in exclude]
+    systems = [name for name in data.systems if name not in names and name not in exclude]
     if not systems:
         raise UsageError("no system left to evaluate after removing the reference and excluded systems")
     human = data.segment_scores() if scores is None else scores
@@ -186,14 +195,21 @@ def judged_from_mqm(
         for (system, seg), score in human.items()
         if score is not None and system in systems and seg in position and seg in data.outputs[system]
     }
+    reference_scores = {
+        (system, position[seg]): score
+        for (system, seg), score in human.items()
+        if score is not None and system in names and seg in position
+    }
     return JudgedSet(
         judgments="mqm",
         documents=tuple(data.documents[seg] for seg in segments),
         segment_ids=tuple(str(seg) for seg in segments),
-        references=(tuple(reference[seg] for seg in segments),),
+        references=tuple(tuple(reference[seg] for seg in segments) for reference in translations),
         sources=tuple(data.sources[seg] for seg in segments),
         outputs={name: tuple(data.outputs[name].get(seg) for seg in segments) for name in systems},
         segment_scores=segment_scores,
+        reference_names=tuple(names),
+        reference_scores=reference_scores,
     )
 
 

@@ -29,6 +29,15 @@ JACK
     every (segment, reference); ``(a, a')`` ranges over *ordered* pairs,
     because ``x(a, a')`` (``a`` scored against ``a'``) is directional. It needs
     two systems; with one it is undefined (None).
+Reference check (``--check-references``; not in IQMT, *decision*)
+    QARLA assumes every reference is an equally good human translation. To
+    test that assumption, each reference ``r`` is scored as a peer exactly as
+    in a KING trial: its QUEEN against the other references ``R−{r}``, next
+    to every system's QUEEN against the same ``R−{r}`` (segment QUEEN
+    averaged over segments). ``r`` is *flagged* when more than half of the
+    systems have a strictly higher QUEEN: the metric set finds it less
+    human-like than most automatic translations (with an odd number of
+    systems, exactly when it lies below the median system).
 Trans-topic mode (IQeval ``-TT``, manual §6.3)
     The manual borrows "reference similarities x(r', r'') between manual
     translation pairs from other sentences, assuming that the distances
@@ -228,6 +237,25 @@ def queen_systems(similarities: Similarities, metrics: Sequence[str] | None = No
     return {system: float(row.mean()) for system, row in zip(similarities.systems, by_segment, strict=True)}
 
 
+def held_out_hits(
+    similarities: Similarities, index: Sequence[int], held: int, trans_topic: bool
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Reference ``held`` scored as a peer against the other references, beside every system.
+
+    Returns the held-out reference's QUEEN hits ``(S,)``, every system's
+    hits against the same models ``(A, S)`` and the samples per segment:
+    KING and the reference check compare them on equal terms.
+    """
+    n_refs = len(similarities.references)
+    systems = similarities.system_reference[index]  # (X, A, S, R)
+    between = similarities.reference_reference[index]  # (X, S, R, R)
+    models = [j for j in range(n_refs) if j != held]
+    human = between[:, :, held, models][:, None]  # (X, 1, S, K)
+    human_hits, samples = queen_counts(human, between, models, trans_topic)
+    system_hits, _ = queen_counts(systems[..., models], between, models, trans_topic)
+    return human_hits[0], system_hits, samples
+
+
 def king_counts(
     similarities: Similarities, metrics: Sequence[str] | None = None, tie: Tie = Tie.GE, trans_topic: bool = False
 ) -> tuple[int, int]:
@@ -235,16 +263,11 @@ def king_counts(
     index = similarities.index(metrics)
     n_refs, n_segments = len(similarities.references), similarities.n_segments
     check_testbed(n_refs, n_segments, trans_topic)
-    systems = similarities.system_reference[index]  # (X, A, S, R)
-    between = similarities.reference_reference[index]  # (X, S, R, R)
     successes = 0
     for held in range(n_refs):
-        models = [j for j in range(n_refs) if j != held]
-        human = between[:, :, held, models][:, None]  # (X, 1, S, K)
-        human_hits, _ = queen_counts(human, between, models, trans_topic)
-        system_hits, _ = queen_counts(systems[..., models], between, models, trans_topic)
+        human_hits, system_hits, _ = held_out_hits(similarities, index, held, trans_topic)
         best = system_hits.max(axis=0)
-        won = human_hits[0] >= best if Tie(tie) is Tie.GE else human_hits[0] > best
+        won = human_hits >= best if Tie(tie) is Tie.GE else human_hits > best
         successes += int(won.sum())
     return successes, n_refs * n_segments
 
@@ -279,6 +302,65 @@ def jack(similarities: Similarities, metrics: Sequence[str] | None = None, trans
         pair = distinct[:, :, None] & good[:, None, part] & good[None, :, part]  # (A, B, S)
         success[part] = (closer & pair[..., None]).any(axis=(0, 1))
     return float(success.mean())
+
+
+@dataclass(frozen=True)
+class ReferenceCheck:
+    """One reference scored as a peer against the others (see the module's *Reference check*)."""
+
+    reference: str
+    queen: float
+    """Its QUEEN against the other references (mean of segment QUEEN)."""
+    systems: dict[str, float]
+    """Every system's QUEEN against the same references."""
+    above: int
+    """Systems with a strictly higher QUEEN than the reference."""
+
+    @property
+    def median(self) -> float:
+        return float(np.median(list(self.systems.values())))
+
+    @property
+    def flagged(self) -> bool:
+        """Less human-like than most systems: more than half of them score strictly higher."""
+        return 2 * self.above > len(self.systems)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "reference": self.reference,
+            "queen": self.queen,
+            "systems_median": self.median,
+            "systems_above": self.above,
+            "systems": len(self.systems),
+            "flagged": self.flagged,
+            "systems_queen": dict(self.systems),
+        }
+
+
+def check_references(
+    similarities: Similarities, metrics: Sequence[str] | None = None, trans_topic: bool = False
+) -> tuple[ReferenceCheck, ...]:
+    """Each reference's QUEEN as a peer against the others, beside the systems' QUEEN against the same.
+
+    A reference that most systems beat is suspect: QARLA (and every metric
+    scored against it) treats it as a model of human translation.
+    """
+    index = similarities.index(metrics)
+    check_testbed(len(similarities.references), similarities.n_segments, trans_topic)
+    checks = []
+    for held, name in enumerate(similarities.references):
+        human_hits, system_hits, samples = held_out_hits(similarities, index, held, trans_topic)
+        human = float((human_hits / samples).mean())
+        queens = (system_hits / samples).mean(axis=1)
+        checks.append(
+            ReferenceCheck(
+                reference=name,
+                queen=human,
+                systems={system: float(q) for system, q in zip(similarities.systems, queens, strict=True)},
+                above=int((queens > human).sum()),
+            )
+        )
+    return tuple(checks)
 
 
 # -- the greedy optimal set and the whole report ---------------------------------------------
@@ -334,6 +416,7 @@ class QarlaResult:
     n_segments: int
     references: tuple[str, ...]
     optimal: OptimalSet | None = None
+    reference_check: tuple[ReferenceCheck, ...] | None = None
 
     def to_json(self) -> dict[str, object]:
         document: dict[str, object] = {
@@ -345,6 +428,8 @@ class QarlaResult:
         if self.optimal is not None:
             document["optimal_set"] = list(self.optimal.metrics)
             document["optimal_king"] = self.optimal.king
+        if self.reference_check is not None:
+            document["reference_check"] = [check.to_json() for check in self.reference_check]
         return document
 
 
@@ -355,8 +440,10 @@ def qarla(
     tie: Tie = Tie.GE,
     trans_topic: bool = False,
     find_optimal: bool = False,
+    check_refs: bool = False,
 ) -> QarlaResult:
-    """QUEEN per system, KING and JACK of the metric set and, with ``find_optimal``, the greedy set."""
+    """QUEEN per system, KING and JACK of the metric set and, with ``find_optimal``, the greedy set;
+    with ``check_refs``, each reference scored as a peer against the others."""
     chosen = tuple(similarities.metrics[i] for i in similarities.index(metrics))
     return QarlaResult(
         metrics=chosen,
@@ -368,4 +455,5 @@ def qarla(
         n_segments=similarities.n_segments,
         references=similarities.references,
         optimal=optimize(similarities, chosen, tie, trans_topic) if find_optimal else None,
+        reference_check=check_references(similarities, chosen, trans_topic) if check_refs else None,
     )

@@ -35,7 +35,7 @@ import numpy as np
 
 from checkpoints.errors import CheckpointsError, UsageError
 from checkpoints.evaluate.meta.correlation import DEFAULT_CRITERIA, Criterion, correlate
-from checkpoints.evaluate.meta.criteria import SYSTEM_ONLY
+from checkpoints.evaluate.meta.criteria import HUMAN_LIKENESS, SYSTEM_ONLY
 from checkpoints.evaluate.meta.intervals import (
     fisher_interval,
     paired_proportions,
@@ -44,6 +44,7 @@ from checkpoints.evaluate.meta.intervals import (
     summarize,
 )
 from checkpoints.evaluate.meta.judged import JudgedSet, Referent, referents
+from checkpoints.evaluate.meta.orange import HumanLikeness, check_likeness, human_likeness
 from checkpoints.evaluate.meta.pairwise import (
     Clusters,
     permutation_signs,
@@ -87,8 +88,13 @@ class MetaOptions:
         for criterion in SYSTEM_ONLY:
             if criterion in self.criteria and self.level is not Granularity.SYS:
                 raise UsageError(f"{criterion.value} compares systems: it needs system level (-g sys), not {self.level.value}")
-        if self.clusters in SYSTEM_ONLY:
+        if self.clusters in SYSTEM_ONLY | HUMAN_LIKENESS:
             raise UsageError(f"significance clusters are not defined for {self.clusters.value}")
+
+    @property
+    def correlations(self) -> tuple[Criterion, ...]:
+        """The criteria computed from metric and human scores (all but human likeness)."""
+        return tuple(c for c in self.criteria if c not in HUMAN_LIKENESS)
 
     @property
     def permuted(self) -> bool:
@@ -193,6 +199,8 @@ class MetaResult:
     clusters: Clusters | None = None
     spa: dict[str, object] | None = None
     """SPA's shared part: the human p-values per system pair and the segments tested."""
+    warnings: tuple[str, ...] = ()
+    """One-line warnings about the test bed (a reference the humans rate below most systems)."""
 
     def to_json(self) -> dict[str, object]:
         """The ``meta --format json`` object (ARCHITECTURE.md), with the options and signatures added."""
@@ -221,6 +229,8 @@ class MetaResult:
             if self.grouped.clusters is not None:
                 grouped["clusters"] = self.grouped.clusters.to_json()
             out["grouped"] = grouped
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
         out["signature"] = self.options.signature().format()
         out["signatures"] = dict(self.signatures)
         return out
@@ -242,7 +252,7 @@ def _pooled(
     x_by_metric: Mapping[str, np.ndarray], y: np.ndarray, options: MetaOptions
 ) -> tuple[Results, Paired | None]:
     """Every vector criterion over all referents (SPA is added by :func:`run_meta`)."""
-    criteria = tuple(c for c in options.criteria if c not in SYSTEM_ONLY)
+    criteria = tuple(c for c in options.correlations if c not in SYSTEM_ONLY)
     results: Results = {}
     for name, x in x_by_metric.items():
         results[name] = {}
@@ -287,9 +297,10 @@ def _grouped(
     y = np.array([unit.human for unit in units], dtype=np.float64)
     names = list(x_by_metric)
     # values[item, metric, criterion]: the item's coefficient across systems (nan = undefined).
-    values = np.full((len(items), len(names), len(options.criteria)), np.nan)
+    criteria = options.correlations
+    values = np.full((len(items), len(names), len(criteria)), np.nan)
     epsilons: dict[str, float] = {}
-    for c, criterion in enumerate(options.criteria):
+    for c, criterion in enumerate(criteria):
         for m, name in enumerate(names):
             if criterion is Criterion.ACC_EQ:
                 # One ε for all items (mt-metrics-eval KendallWithTiesOpt, average_by='item').
@@ -311,7 +322,7 @@ def _grouped(
             criterion: CorrelationResult(
                 _defined(float(means[m, c])), None, None, int(counts[m, c]), extra(criterion, name)
             )
-            for c, criterion in enumerate(options.criteria)
+            for c, criterion in enumerate(criteria)
         }
         for m, name in enumerate(names)
     }
@@ -320,7 +331,7 @@ def _grouped(
         resampler = Resampler(len(items), ResampleSpec(samples=options.samples, seed=options.seed))
         resampled = resample_means(values, resampler)  # (samples, metric, criterion)
         for m, name in enumerate(names):
-            for c, criterion in enumerate(options.criteria):
+            for c, criterion in enumerate(criteria):
                 summary = summarize(resampled[:, m, c], options.alpha)
                 observed = results[name][criterion].r
                 results[name][criterion] = (
@@ -333,7 +344,7 @@ def _grouped(
         if options.ci is CIMethod.PAIRED_BOOTSTRAP:
             paired = {
                 criterion: paired_proportions({name: resampled[:, m, c] for m, name in enumerate(names)})
-                for c, criterion in enumerate(options.criteria)
+                for c, criterion in enumerate(criteria)
             }
     clusters = None
     if options.clusters is not None and items:
@@ -371,6 +382,11 @@ def run_meta(
             f"(systems: {', '.join(judged.outputs) or 'none'})"
         )
     y = np.array([unit.human for unit in units], dtype=np.float64)
+    want_likeness = any(c in HUMAN_LIKENESS for c in options.criteria)
+    want_king = Criterion.KING in options.criteria
+    if want_likeness:
+        check_likeness(judged, options.level, want_king)  # before any metric runs
+    likeness: dict[str, HumanLikeness] = {}
     x_by_metric: dict[str, np.ndarray] = {}
     want_spa = Criterion.SPA in options.criteria
     common = _common_positions(judged, units) if want_spa else np.empty(0, dtype=np.int64)
@@ -378,11 +394,15 @@ def run_meta(
     for metric in track(metrics) if track is not None else metrics:
         stats = segment_statistics(judged, metric)
         x_by_metric[metric.name] = metric_values(metric, stats, units, options.level)
+        if want_likeness:
+            likeness[metric.name] = human_likeness(judged, metric, options.level, want_king)
         if want_spa:
             segment_matrix[metric.name] = np.array(
                 [metric.segment_scores(np.nan_to_num(stats[unit.system]))[common] for unit in units]
             )
     results, paired = _pooled(x_by_metric, y, options)
+    for name, measured in likeness.items():
+        results[name].update(_likeness_results(measured, options))
     spa = None
     if want_spa:
         spa = _add_spa(judged, units, common, segment_matrix, results, options)
@@ -390,7 +410,8 @@ def run_meta(
     if options.clusters is not None:
         swaps = permutation_signs(options.samples, y.size, options.seed)
         clusters = significance_clusters(options.clusters, x_by_metric, y, swaps, options.alpha)
-    grouped = _grouped(units, x_by_metric, options) if options.level is Granularity.SEG else None
+    results = {name: {c: by[c] for c in options.criteria if c in by} for name, by in results.items()}
+    grouped = _grouped(units, x_by_metric, options) if options.level is Granularity.SEG and options.correlations else None
     return MetaResult(
         level=options.level,
         n=len(units),
@@ -402,7 +423,58 @@ def run_meta(
         signatures={metric.name: metric.signature().format() for metric in metrics},
         clusters=clusters,
         spa=spa,
+        warnings=reference_warnings(judged),
     )
+
+
+def _likeness_results(measured: HumanLikeness, options: MetaOptions) -> dict[Criterion, CorrelationResult]:
+    """``king`` (QARLA's, with Asiya's beside it) and ``orange`` (Asiya's, with Lin & Och's rank)."""
+    shared: dict[str, object] = {"references": measured.references, "units": measured.units}
+    out: dict[Criterion, CorrelationResult] = {}
+    if Criterion.KING in options.criteria:
+        out[Criterion.KING] = CorrelationResult(
+            measured.qarla_king,
+            extra={"asiya": measured.asiya.king, **shared, "trans_topic": measured.trans_topic},
+        )
+    if Criterion.ORANGE in options.criteria:
+        out[Criterion.ORANGE] = CorrelationResult(
+            measured.asiya.orange, extra={"rank": measured.asiya.rank_orange, **shared}
+        )
+    return out
+
+
+def reference_warnings(judged: JudgedSet) -> tuple[str, ...]:
+    """A warning for each reference the humans rate below most systems (MQM rates references too).
+
+    Metrics reward closeness to the reference; when the humans find the
+    reference worse than most systems, that closeness is no sign of quality
+    (TED zh-en: MQM rates ``ref`` −5.52 against −2.99…−1.65 for the systems).
+    Each system is compared with the reference on the segments both were rated on.
+    """
+    warnings = []
+    for name in judged.reference_names:
+        rated = {p: score for (reference, p), score in judged.reference_scores.items() if reference == name}
+        if not rated:
+            continue
+        above = compared = 0
+        means = []
+        for system in judged.outputs:
+            common = [p for p in rated if (system, p) in judged.segment_scores]
+            if not common:
+                continue
+            compared += 1
+            system_mean = math.fsum(judged.segment_scores[(system, p)] for p in common) / len(common)
+            reference_mean = math.fsum(rated[p] for p in common) / len(common)
+            above += system_mean > reference_mean
+            means.append(system_mean)
+        if compared and 2 * above > compared:
+            own = math.fsum(rated.values()) / len(rated)
+            warnings.append(
+                f"the humans rate the reference {name!r} below {above} of {compared} systems "
+                f"(mean {own:.2f} against {min(means):.2f} to {max(means):.2f}): "
+                "metrics scored against it reward resemblance to a weaker translation"
+            )
+    return tuple(warnings)
 
 
 def _common_positions(judged: JudgedSet, units: Sequence[Referent]) -> np.ndarray:

@@ -242,3 +242,60 @@ def test_ted_zh_en_needs_trans_topic_on_the_command_line(run_cli) -> None:  # ty
     document = json.loads(out)
     assert document["jack"] is None  # one system: no pair
     assert 0.0 < document["queen"]["NiuTrans"] < 1.0
+
+
+# -- --check-references --------------------------------------------------------------------------
+
+
+def test_check_references_hand_worked(run_cli, test_only_metrics, files) -> None:  # type: ignore[no-untyped-def]
+    """Each reference against the two others (|Ω| = 2·2 = 4), systems against the same two.
+
+    R0 out: (R1,R2) are 0 apart in segment 1 and 0 in segment 2, so every peer passes: all 1.
+    R1 out: segment 1 pairs (R0,R2) = 0: all pass; segment 2 pairs (R0,R2) = 1: R1 "c e" matches
+      neither (0/4), A and B "c d" match both (4/4). R1 0.5, A 1, B 1: both systems above, flagged.
+    R2 out: segment 1 pairs (R0,R1) = 1: R2 "a x" 0/4, A "a b" 4/4, B "z" 0/4; segment 2 all pass.
+      R2 0.5, A 1, B 0.5: one system of two above, not "most": not flagged.
+    """
+    code, out, err = run_cli(*bed(files, "-m", "EXACT", "--check-references", "--format", "json"))
+    assert (code, err) == (0, "")
+    checks = json.loads(out)["reference_check"]
+    assert len(checks) == 3 and all(f"R{i}" in check["reference"] for i, check in enumerate(checks))
+    assert [(c["queen"], c["systems_above"], c["systems"], c["flagged"]) for c in checks] == [
+        (1.0, 0, 2, False), (0.5, 2, 2, True), (0.5, 1, 2, False),
+    ]
+    assert checks[2]["systems_median"] == 0.75 and checks[2]["systems_queen"] == {"A": 1.0, "B": 0.5}
+    code, out, err = run_cli(*bed(files, "-m", "EXACT", "--check-references"))
+    assert (code, err) == (0, "")
+    assert "reference check" in out and "less human-like than most systems" in out and "2/2" in out
+    code, out, _ = run_cli(*bed(files, "-m", "EXACT", "--format", "json"))
+    assert "reference_check" not in json.loads(out)
+
+
+@pytest.fixture
+def chrf_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The registry with chrF alone, so that a family module under construction cannot break this test."""
+    from checkpoints.evaluate.metrics import chrf
+
+    monkeypatch.setattr(registry, "_entries", lambda: dict(chrf.METRICS))
+
+
+def test_ted_zh_en_check_singles_out_ref(chrf_only) -> None:  # type: ignore[no-untyped-def]
+    """MQM rates ``ref`` −5.52 against −2.99…−1.65 for the 13 systems and ``refB`` −0.42.
+
+    Under chrF, ``ref`` scored against ``refB`` has a lower QUEEN than every system scored
+    against ``refB``; ``refB`` scored against ``ref`` is above the median system.
+    """
+    from checkpoints.evaluate.meta.qarla import check_references
+    from checkpoints.evaluate.metrics.base import MetricOptions
+    from checkpoints.io.testsets import InputFormat, load_testbed
+    from checkpoints.service.qarla import compute_similarities
+
+    systems = [(path.stem, path) for path in sorted((TED / "sys").glob("*.txt"))]
+    testbed = load_testbed(InputFormat.RAW, [TED / "ref.txt", TED / "refB.txt"], systems, None)
+    similarities = compute_similarities(testbed, ["chrF"], MetricOptions(), system_pairs=False)
+    ref, ref_b = check_references(similarities, trans_topic=True)
+    assert len(ref.systems) == 13
+    assert ref.flagged and ref.above == 13
+    assert not ref_b.flagged and ref_b.queen > ref_b.median
+    assert ref.queen == pytest.approx(0.4964, abs=1e-4)
+    assert ref_b.queen == pytest.approx(0.5043, abs=1e-4)
