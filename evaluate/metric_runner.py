@@ -284,6 +284,7 @@ def run_metrics(
     significance: SignificanceRequest | None = None,
     track: Track | None = None,
     optional: Collection[str] = (),
+    prebuilt: Mapping[str, Metric] | None = None,
 ) -> MetricReport:
     """Score every system of ``testbed`` with every metric in ``metric_names`` (Asiya names).
 
@@ -294,9 +295,12 @@ def run_metrics(
     run; Asiya's metric sets likewise depend on the language pair.
     References are scored only with ``include_refs``; they never enter
     significance tests, because a reference is scored against one reference
-    fewer than the systems are.
+    fewer than the systems are. ``prebuilt`` holds metrics that exist only for
+    this run and so have no registry name (the check-point ``LC`` metrics of a
+    suite): they run after the named ones, through the same statistics path.
     """
-    if not metric_names:
+    built = dict(prebuilt or {})
+    if not metric_names and not built:
         raise UsageError("no metric requested")
     # One cache for the run: related metrics share tokens and reference tables, and all of it
     # is released when the run ends.
@@ -310,6 +314,11 @@ def run_metrics(
             if name not in optional:
                 raise
             skipped[name] = skip_reason(name, error)
+    for name, metric in built.items():
+        if name in metrics:
+            raise UsageError(f"metric {name!r} is asked for twice")
+        metric.cache = cache
+        metrics[name] = metric
     if not metrics:
         raise UsageError(f"none of the requested metrics is available ({'; '.join(skipped.values())})")
     names = list(metrics)

@@ -50,6 +50,11 @@ Examples:
 
     checkpoints metrics --input wmt -r wmttest2021.en-de.xml -s wmttest2021.en-de.xml -m BLEU
 
+  Every check-point category of a suite whose pairs are the test set's segments, as
+  metrics (LC-<category>, LC-WORDS, ..., LC) beside BLEU:
+
+    checkpoints metrics -r ref.es -s direct=direct.es -s pivot=pivot.es -m BLEU --suite pud.db -g all
+
   Every metric name with a one-line definition:
 
     checkpoints metrics --list
@@ -70,7 +75,13 @@ HELP = (
     "and segment ids come from the files; a reference file contributes every reference in it (and its "
     "source), and --system FILE without NAME= takes every system in the file.\n\n"
     "The target language is never assumed: NIST and WMT files declare it; for raw text, metrics that "
-    "depend on it (METEOR, ROUGE: stemmers, synonyms, tuned parameters) need --target-lang."
+    "depend on it (METEOR, ROUGE: stemmers, synonyms, tuned parameters) need --target-lang.\n\n"
+    "--suite DB adds Zhou et al.'s linguistic check-point features, computed as `evaluate` does (its "
+    "default tokenizer, matching and n-gram order) on a suite whose sentence pairs are the test set's "
+    "segments, in order: LC-<category> per category, LC-WORDS, LC-PHRASES, LC-SENTENCES per level and LC "
+    "for the whole taxonomy; their system scores are `evaluate`'s. A segment (or document) without a "
+    "check-point of a category has no score for it (null in JSON, nan in text) and is left out of that "
+    "metric's correlations."
 )
 
 
@@ -153,6 +164,19 @@ def metrics(
             help='NIST information weights: mteval-v13a\'s, which weigh a bigram starting with the token "0" against the total word count, or the formula as published.',
         ),
     ] = "mteval",
+    suite: Annotated[
+        str | None,
+        typer.Option(
+            "--suite",
+            metavar="DB",
+            help="A check-point store (SQLite file or SQLAlchemy URL) whose suite's pairs are the test set's segments: "
+            "adds LC-<category>, LC-WORDS/PHRASES/SENTENCES and LC.",
+            show_default=False,
+        ),
+    ] = None,
+    suite_name: Annotated[
+        str | None, typer.Option("--suite-name", metavar="NAME", help="The suite in --suite, when it holds several.", show_default=False)
+    ] = None,
     output: Annotated[Path | None, typer.Option("--output", metavar="FILE", help="Write the report here instead of stdout.")] = None,
     list_metrics: Annotated[bool, typer.Option("--list", help="List every metric with a one-line definition and exit.")] = False,
 ) -> None:
@@ -183,7 +207,9 @@ def metrics(
 
     # Commas inside a combination's parentheses separate its parts, not metrics.
     explicit = [name for value in metric or [] for name in split_metric_list(value)]
-    if not explicit and not metric_set:
+    if suite_name is not None and suite is None:
+        raise UsageError("--suite-name needs --suite DB")
+    if not explicit and not metric_set and suite is None:
         raise UsageError("no metric requested: give -m NAMES or --metric-set SET (see --list)")
     for name in explicit:
         _check_metric_options(name, entry(name), {"paraphrase-table": paraphrase_table, "function-words": function_words})
@@ -212,6 +238,8 @@ def metrics(
         function_words=function_words,
         brevity_penalty=brevity_penalty,
         nist_info=nist_info,
+        suite=suite,
+        suite_name=suite_name,
     )
     try:
         report = score_metrics(request, track=track)

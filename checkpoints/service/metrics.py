@@ -12,6 +12,12 @@ The target language is never assumed: metrics that depend on it (METEOR's
 parameters, stemmers and synonyms, ROUGE's stemmer) take it from the request
 or from the files (NIST ``trglang``, WMT ``lang``), and fail with
 :class:`TargetLanguageNeeded` when neither gives it.
+
+With a check-point suite (``suite``), whose sentence pairs are the test set's
+segments in order, every scope of the suite is scored as a metric as well
+(``LC``, ``LC-WORDS``, ``LC-<category>``, ...:
+:mod:`checkpoints.evaluate.metrics.checkpoint_metrics`), with the matcher and
+defaults of ``evaluate``, so their system scores are ``evaluate``'s figures.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from pathlib import Path
 
 from checkpoints.errors import UsageError, check_choice
 from checkpoints.evaluate.metric_runner import MetricReport, SignificanceRequest, Track, run_metrics
-from checkpoints.evaluate.metrics.base import MetricOptions
+from checkpoints.evaluate.metrics.base import Metric, MetricOptions
 from checkpoints.evaluate.metrics.bleu_nist import BREVITY_PENALTIES, NIST_INFO
 from checkpoints.evaluate.metrics.combination import canonical_name
 from checkpoints.evaluate.metrics.registry import entry, metric_names
@@ -71,13 +77,18 @@ class MetricsRequest:
     brevity_penalty: str = "closest"
     nist_info: str = "mteval"
     """NIST's information weights: mteval-v13a's (its "0" quirk included) or ``intended``."""
+    suite: str | Path | None = None
+    """A check-point store (SQLite path or SQLAlchemy URL) whose suite's pairs are the test set's
+    segments: adds the ``LC`` metrics of every category, level group and the taxonomy."""
+    suite_name: str | None = None
+    """The suite in that store, when it holds several."""
 
     def metric_names(self) -> tuple[list[str], set[str]]:
         """The metrics to run, in order without repeats, and those of them that may be skipped."""
         from_set = list(metric_names(self.metric_set)) if self.metric_set else []
         asked = [canonical_name(name) for name in self.metrics]  # also checks a combination's parts
         names = list(dict.fromkeys([*from_set, *asked]))
-        if not names:
+        if not names and self.suite is None:
             raise UsageError("no metric requested: name metrics or a metric set")
         for name in names:
             entry(name)  # unknown names fail before any file is read
@@ -137,6 +148,9 @@ def score_metrics(request: MetricsRequest, track: Track | None = None) -> Metric
         language=language,
         extra=request.extra(),
     )
+    lc_metrics: dict[str, Metric] = {}
+    if request.suite is not None:
+        lc_metrics = load_checkpoint_metrics(request.suite, request.suite_name, testbed.n_segments, options)
     return run_metrics(
         testbed,
         names,
@@ -145,4 +159,41 @@ def score_metrics(request: MetricsRequest, track: Track | None = None) -> Metric
         significance=request.significance,
         track=track,
         optional=optional,
+        prebuilt=lc_metrics,
     )
+
+
+def load_checkpoint_metrics(
+    store: str | Path, suite_name: str | None, n_segments: int, options: MetricOptions | None = None
+) -> dict[str, Metric]:
+    """The ``LC`` metrics of the suite in ``store`` (by name, or the only one) for a test set of
+    ``n_segments`` segments.
+
+    The store is only read. Errors name this command's options (``--suite-name``),
+    since :func:`~checkpoints.db.repo.find_suite`'s messages name ``evaluate``'s ``--suite``.
+
+    Raises:
+        UsageError: no such suite, several suites and no name, no check-points, or a suite
+            whose number of pairs is not the test set's number of segments.
+        StoreError: the store cannot be opened.
+    """
+    from checkpoints.db.repo import load_suite, suite_names
+    from checkpoints.db.session import transaction
+    from checkpoints.evaluate.columns import checkpoint_count
+    from checkpoints.evaluate.metrics.checkpoint_metrics import checkpoint_metrics
+    from checkpoints.gcpause import paused_gc
+    from checkpoints.service.store import engine_for
+
+    with engine_for(store) as engine, paused_gc(), transaction(engine) as session:
+        known = suite_names(session)
+        listing = ", ".join(known) or "none"
+        if suite_name is not None and suite_name not in known:
+            raise UsageError(f"no suite named {suite_name!r} in {store} (suites: {listing})")
+        if suite_name is None and len(known) != 1:
+            if not known:
+                raise UsageError(f"{store} holds no check-point suite: build or import one first")
+            raise UsageError(f"{store} holds several suites ({listing}): choose one with --suite-name")
+        suite = load_suite(session, suite_name)
+    if not checkpoint_count(suite):
+        raise UsageError(f"suite {suite.name!r} has no check-points: it gives no LC metric")
+    return checkpoint_metrics(suite, n_segments, options)
