@@ -350,3 +350,16 @@ def build_table3(run_cli, tmp_path: Path) -> Callable[..., tuple[int, str, str]]
         )
 
     return build
+
+
+@pytest.fixture
+def write_texts(tmp_path: Path) -> Callable[[dict[str, str]], dict[str, Path]]:
+    """Writes small UTF-8 text files into the test's folder: ``{name: text}`` → ``{name: path}``."""
+
+    def write(contents: dict[str, str]) -> dict[str, Path]:
+        paths = {name: tmp_path / name for name in contents}
+        for name, text in contents.items():
+            paths[name].write_text(text, encoding="utf-8")
+        return paths
+
+    return write

@@ -10,6 +10,7 @@ have two references (so trans-topic mode).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,7 @@ def test_only_metrics(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def files(tmp_path: Path) -> dict[str, Path]:
+def files(write_texts: Callable[[dict[str, str]], dict[str, Path]]) -> dict[str, Path]:
     """Three references, two systems, two segments.
 
     With EXACT (x = 1 when equal, else 0), IQMT manual §3.1 / digest A.1.1 (|Ω| = 18):
@@ -60,11 +61,7 @@ def files(tmp_path: Path) -> dict[str, Path]:
         "B.txt": "z\nc d\n",
         "short.txt": "a b\n",
     }
-    paths = {}
-    for name, text in contents.items():
-        paths[name] = tmp_path / name
-        paths[name].write_text(text, encoding="utf-8")
-    return paths
+    return write_texts(contents)
 
 
 def bed(files: dict[str, Path], *extra: object) -> list[object]:

@@ -9,25 +9,18 @@ combination, not BLEU or chrF.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
-
-from checkpoints.cli import main
+from metrics_cli import run
 
 TED = Path(__file__).parent.parent / "data" / "metrics" / "ted" / "zh-en"
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["metrics", *(str(arg) for arg in args)])
-    captured = capsys.readouterr()
-    return exit_info.value.code, captured.out, captured.err
-
-
 @pytest.fixture
-def files(tmp_path: Path) -> dict[str, Path]:
+def files(write_texts: Callable[[dict[str, str]], dict[str, Path]]) -> dict[str, Path]:
     contents = {
         "ref.txt": "the cat sat on the mat\na dog ran in the park\nit is raining today\n",
         "ref2.txt": "a cat sat on the mat\nthe dog ran in a park\nit rains today\n",
@@ -35,11 +28,7 @@ def files(tmp_path: Path) -> dict[str, Path]:
         "A.txt": "the cat sat on a mat\na dog runs in the park\nit is rain today\n",
         "B.txt": "cat on mat\ndog park\nraining\n",
     }
-    paths = {}
-    for name, text in contents.items():
-        paths[name] = tmp_path / name
-        paths[name].write_text(text, encoding="utf-8")
-    return paths
+    return write_texts(contents)
 
 
 def asiya_ulc(values: dict[str, list[np.ndarray]]) -> dict[str, np.ndarray]:

@@ -10,12 +10,13 @@ with sacreBLEU.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from metrics_cli import run
 from toy_metrics import ExactMatch, UnigramPrecision
 
-from checkpoints.cli import main
 from checkpoints.errors import ResourceNotAvailable
 from checkpoints.evaluate.metrics import registry
 from checkpoints.evaluate.metrics.base import Metric, MetricOptions
@@ -40,15 +41,8 @@ def test_only_metrics(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(registry, "_entries", lambda: entries)
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["metrics", *(str(arg) for arg in args)])
-    captured = capsys.readouterr()
-    return exit_info.value.code, captured.out, captured.err
-
-
 @pytest.fixture
-def files(tmp_path: Path) -> dict[str, Path]:
+def files(write_texts: Callable[[dict[str, str]], dict[str, Path]]) -> dict[str, Path]:
     """Whitespace-tokenized files whose scores are easy to work out."""
     contents = {
         "ref.txt": "a b c d\ne f\ng h i\n",
@@ -57,11 +51,7 @@ def files(tmp_path: Path) -> dict[str, Path]:
         "B.txt": "a b c d\nf e\nq\n",
         "short.txt": "a b\n",
     }
-    paths = {}
-    for name, text in contents.items():
-        paths[name] = tmp_path / name
-        paths[name].write_text(text, encoding="utf-8")
-    return paths
+    return write_texts(contents)
 
 
 # --- listing and help -----------------------------------------------------------------------
