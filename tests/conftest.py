@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
+from required_tools import tool_missing
 
 DATA = Path(__file__).parent / "data"
 
@@ -64,10 +65,8 @@ POSTGRES_URL_VARIABLE = "CHECKPOINTS_TEST_POSTGRES_URL"
 
 
 def _unavailable(reason: str) -> NoReturn:
-    """Skip on a developer's machine; in CI, where PostgreSQL must be tested, fail."""
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}; CI must test the PostgreSQL store (.ci/run installs Debian's postgresql)", pytrace=False)
-    pytest.skip(f"{reason}, so the PostgreSQL variant of this test cannot run")
+    tool_missing(reason, skipped="the PostgreSQL variant of this test cannot run",
+                 ci_needs="test the PostgreSQL store (.ci/run installs Debian's postgresql)")
 
 
 def _postgres_tools() -> tuple[str, str] | None:

@@ -29,14 +29,15 @@ Skipped with the reason when pycocoevalcap or java is missing, except under
 from __future__ import annotations
 
 import importlib.util
-import os
 import shutil
 import subprocess
 import zipfile
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 import pytest
+from required_tools import tool_missing
 
 from checkpoints.evaluate.metrics.base import MetricOptions
 from checkpoints.evaluate.metrics.registry import get_metric
@@ -46,12 +47,9 @@ TED = Path(__file__).parent.parent / "data" / "metrics" / "ted"
 SEGMENTS = 100
 
 
-def _missing(reason: str) -> None:
-    """Skip on a developer's machine; in CI, where the reference tool must run, fail."""
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}; CI must compare METEOR with Meteor 1.5 (pip install pycocoevalcap, and java)",
-                    pytrace=False)
-    pytest.skip(f"{reason}, so METEOR cannot be compared with the Meteor 1.5 jar")
+def _missing(reason: str) -> NoReturn:
+    tool_missing(reason, skipped="METEOR cannot be compared with the Meteor 1.5 jar",
+                 ci_needs="compare METEOR with Meteor 1.5 (pip install pycocoevalcap, and java)")
 
 
 @pytest.fixture(scope="module")

