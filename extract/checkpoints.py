@@ -239,28 +239,29 @@ def _aligned_references(
     checkpoint_tokens = [source_tokens[i] for i in indices]
     reasons: list[str] = []
     word_level = level is Level.WORD
+    head = checkpoint_tokens[_span_head(source_tokens, indices)] if word_level and options.pos_filter else None
     for index, (tokens, surface, alignment) in enumerate(targets):
         links = alignment.links_of(indices)
         linked = sorted({t for _, t in links})
         if not linked:
             reasons.append(SKIP_NO_ALIGNMENT)
             continue
-        if word_level and options.pos_filter:
-            head = checkpoint_tokens[_span_head(source_tokens, indices)]
-            if cannot_translate(head, [tokens[t] for t in linked]):
-                reasons.append(SKIP_UNTRANSLATABLE)
-                continue
+        aligned = [tokens[t] for t in linked]
+        if head is not None and cannot_translate(head, aligned):
+            reasons.append(SKIP_UNTRANSLATABLE)
+            continue
         sure = all_sure(links, alignment)
         if options.confirm and not word_level and not sure:
             reasons.append(SKIP_UNCONFIRMED)
             continue
-        dm = dictionary_matching_degree(checkpoint_tokens, [tokens[t] for t in linked], lexicon)
-        if word_level and options.pos_filter and dm <= DM_FLOOR:
-            head = checkpoint_tokens[_span_head(source_tokens, indices)]
-            aligned = [tokens[t] for t in linked]
-            if function_words_only(head, aligned) or (options.class_filter and unsupported_shift(head, aligned)):
-                reasons.append(SKIP_UNSUPPORTED_SHIFT)
-                continue
+        dm = dictionary_matching_degree(checkpoint_tokens, aligned, lexicon)
+        if (
+            head is not None
+            and dm <= DM_FLOOR
+            and (function_words_only(head, aligned) or (options.class_filter and unsupported_shift(head, aligned)))
+        ):
+            reasons.append(SKIP_UNSUPPORTED_SHIFT)
+            continue
         if dm < options.min_dm and not sure:
             reasons.append(SKIP_LOW_DM)
             continue
