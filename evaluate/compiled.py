@@ -123,9 +123,10 @@ class TextEncoder:
 
     def _index(self, chunks: list[str]) -> np.ndarray:
         known = self._chunks
-        found = list(map(known.get, chunks))
-        if None in found:
-            self._add(list(dict.fromkeys(chunk for chunk, seen in zip(chunks, found, strict=True) if seen is None)))
+        try:
+            found = list(map(known.__getitem__, chunks))
+        except KeyError:  # new chunks: add the distinct ones in order of first sight, then look up again
+            self._add([chunk for chunk in dict.fromkeys(chunks) if chunk not in known])
             found = list(map(known.__getitem__, chunks))
         return np.fromiter(found, dtype=np.int64, count=len(found))
 
