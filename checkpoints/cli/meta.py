@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,7 +18,11 @@ from checkpoints.errors import UsageError
 from checkpoints.evaluate.meta.criteria import DEFAULT_CRITERIA, HUMAN_LIKENESS, Criterion
 from checkpoints.tokenizers import TOKENIZERS
 
+if TYPE_CHECKING:
+    from checkpoints.evaluate.meta.learn import LearnOptions
+
 GRANULARITIES = ("sys", "doc", "seg")
+LEARNERS = ("perceptron", "ranksvm")
 CI_METHODS = ("none", "fisher", "bootstrap", "paired-bootstrap")
 
 HELP = """Correlate metric scores with human judgments at system, document or segment level.
@@ -52,6 +56,25 @@ KING of the metric alone (trans-topic, pairs pooled across units, with two
 references), with Asiya's KING (reference at least as high as every system)
 as "asiya".
 
+--optimize CRITERION searches Asiya's greedy optimal metric set: the metrics
+ranked by CRITERION alone (ties by name), each added only when the ULC of the
+set strictly raises CRITERION (a correlation at -g, or king/orange); the
+trace lists every metric tried.
+
+--learn perceptron|ranksvm --features NAMES learns a weighted combination of
+the feature metrics from pairs of outputs of the same segment ordered by the
+human scores (Asiya's ranking perceptron: 100 epochs, weights from 0, ties
+left out; or a ranking SVM on standardised features), cross-validated over
+segments in --folds K folds (--seed): the held-out correlation at -g and the
+held-out pairwise accuracy, next to each feature alone, and the weights of a
+final fit on every segment.
+
+--suite DB (with --suite-name when the store holds several) adds the LC
+metrics of a check-point suite whose pairs are the judged segments (LC,
+LC-WORDS, ..., LC-<category>); a segment without a check-point of a category
+has no score for it and is left out of that metric's correlations only ("n"
+in its results). LC names can be --features. king and orange cannot use them.
+
 When the MQM file rates the reference, meta warns on stderr if the humans
 rate it below most systems.
 
@@ -70,6 +93,13 @@ Examples:
   checkpoints meta --mqm mqm_ted_ende.tsv --reference-system ref \\
       -m BLEU,chrF --criteria pairwise-accuracy,acc-eq,spa --clusters pearson
 
+  checkpoints meta --mqm mqm_ted_ende.tsv --reference-system ref \\
+      -m BLEU,chrF,-TER -g seg --optimize pearson
+
+  checkpoints meta --mqm mqm_ted_ende.tsv --reference-system ref \\
+      -m BLEU,chrF -g seg --learn ranksvm --features BLEU,chrF,LC-Noun \\
+      --folds 3 --suite ted.db
+
   checkpoints meta --reference ref.txt --system a=a.txt --system b=b.txt \\
       --assessments human.csv -m BLEU -g seg --ci bootstrap --samples 1000
 
@@ -87,8 +117,33 @@ def _metric_names(values: list[str]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def _criteria_of(option: str, text: str) -> tuple[Criterion, ...]:
+    from checkpoints.evaluate.meta.correlation import parse_criteria
+
+    try:
+        return parse_criteria(text)
+    except UsageError as error:
+        raise UsageError(f"{option}: {error}") from None
+
+
+def _learn_options(learn: str | None, features: str | None, folds: int) -> LearnOptions | None:
+    """The learning options, checked before any file is read (errors name the options)."""
+    from checkpoints.evaluate.meta.learn import Learner, LearnOptions
+
+    if learn is None:
+        if features is not None:
+            raise UsageError("--features names the features of --learn: give --learn perceptron|ranksvm")
+        return None
+    method = Learner(check_choice("--learn", learn, LEARNERS))
+    if not features:
+        raise UsageError(f"--learn {learn} needs --features NAMES (metrics whose scores are combined)")
+    if folds < 2:
+        raise UsageError(f"--folds must be at least 2, not {folds}")
+    return LearnOptions(method, tuple(_metric_names([features])), folds)
+
+
 def meta(
-    metric: Annotated[list[str], typer.Option("--metrics", "-m", metavar="NAMES", help="Metric names, comma-separated (Asiya names: BLEU, chrF, -TER, ...).")],
+    metric: Annotated[list[str] | None, typer.Option("--metrics", "-m", metavar="NAMES", help="Metric names, comma-separated (Asiya names: BLEU, chrF, -TER, ...).", show_default=False)] = None,
     mqm: Annotated[Path | None, typer.Option("--mqm", metavar="FILE", help="MQM error TSV: systems, source, references and error rows.")] = None,
     mqm_scores: Annotated[Path | None, typer.Option("--mqm-scores", metavar="FILE", help="MQM average segment scores (default: recompute from the errors).")] = None,
     reference_system: Annotated[list[str] | None, typer.Option("--reference-system", metavar="NAME", help="An MQM system used as reference (e.g. ref); not evaluated (repeatable: several references).")] = None,
@@ -101,6 +156,12 @@ def meta(
     criteria: Annotated[str, typer.Option("--criteria", metavar="NAMES", help=f"Comma-separated: {', '.join(c.value for c in Criterion)}.")] = ",".join(c.value for c in DEFAULT_CRITERIA),
     ci: Annotated[str, typer.Option("--ci", metavar="|".join(CI_METHODS), help="Confidence intervals.")] = "fisher",
     clusters: Annotated[str | None, typer.Option("--clusters", metavar="CRITERION", help="Rank metrics into significance clusters for this criterion (permutation test).", show_default=False)] = None,
+    optimize: Annotated[str | None, typer.Option("--optimize", metavar="CRITERION", help="Search the greedy optimal metric set by this criterion (ULC of the set).", show_default=False)] = None,
+    learn: Annotated[str | None, typer.Option("--learn", metavar="|".join(LEARNERS), help="Learn a combination of --features from the human scores.", show_default=False)] = None,
+    features: Annotated[str | None, typer.Option("--features", metavar="NAMES", help="Comma-separated feature metrics for --learn (LC-* names with --suite).", show_default=False)] = None,
+    folds: Annotated[int, typer.Option("--folds", metavar="K", help="Cross-validation folds over segments for --learn.")] = 3,
+    suite: Annotated[str | None, typer.Option("--suite", metavar="DB", help="Check-point store whose suite's pairs are the judged segments: adds its LC metrics.", show_default=False)] = None,
+    suite_name: Annotated[str | None, typer.Option("--suite-name", metavar="NAME", help="The suite in --suite, when it holds several.", show_default=False)] = None,
     samples: Annotated[int, typer.Option("--samples", metavar="N", help="Bootstrap resamples, or permutations for spa and --clusters.")] = 1000,
     alpha: Annotated[float, typer.Option("--alpha", metavar="A", help="Significance level: 0.05 gives 95% intervals.")] = 0.05,
     seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the resampling.")] = 12345,
@@ -140,7 +201,15 @@ def meta(
         (cluster_criterion, *more) = parse_criteria(clusters)
         if more:
             raise UsageError(f"--clusters takes one criterion, not {clusters!r}")
-    names = _metric_names(metric)
+    names = _metric_names(metric or []) if metric or suite is None else []
+    optimize_criterion = None
+    if optimize is not None:
+        (optimize_criterion, *more) = _criteria_of("--optimize", optimize)
+        if more:
+            raise UsageError(f"--optimize takes one criterion, not {optimize!r}")
+    learn_options = _learn_options(learn, features, folds)
+    if suite_name is not None and suite is None:
+        raise UsageError("--suite-name chooses a suite of --suite DB: give --suite")
     likeness = " and ".join(c.value for c in chosen_criteria if c in HUMAN_LIKENESS)
     judgments: MQMJudgments | AssessmentJudgments
     if mqm is not None:
@@ -172,9 +241,10 @@ def meta(
 
     options = MetaOptions(
         level=level, criteria=chosen_criteria, ci=ci_method, samples=samples, alpha=alpha, seed=seed,
-        clusters=cluster_criterion,
+        clusters=cluster_criterion, optimize=optimize_criterion, learn=learn_options,
     )
-    request = MetaRequest(judgments, names, options, tokenize=tokenize, case=case, target_lang=target_lang)
+    request = MetaRequest(judgments, names, options, tokenize=tokenize, case=case, target_lang=target_lang,
+                          suite=suite, suite_name=suite_name)
     try:
         result = meta_evaluate(request, track=lambda items: track(items, "scoring metrics"))
     except TargetLanguageNeeded as error:

@@ -7,8 +7,13 @@ when asked for (``--clusters``), and the signature; acc-eq values carry the
 tie threshold they were calibrated with (``0.7000 (ε=0.0123)``), orange its
 rank ORANGE and king Asiya's KING beside QARLA's, with a line saying how
 they were sampled; SPA's
-per-pair p-values are in the JSON only (they are n² numbers per metric). The JSON
-document is :meth:`~checkpoints.evaluate.meta.runner.MetaResult.to_json`.
+per-pair p-values are in the JSON only (they are n² numbers per metric). A
+metric scored on fewer referents than the header's n (an LC metric leaves out
+segments without a check-point of its scope) carries ``(n=…)``. With
+``--optimize`` the greedy search's trace follows (every metric tried, the
+value of the set with it, kept or not), with ``--learn`` the cross-validated
+figures of the learned combination beside each feature alone, and its weights.
+The JSON document is :meth:`~checkpoints.evaluate.meta.results.MetaResult.to_json`.
 """
 
 from __future__ import annotations
@@ -20,8 +25,10 @@ from rich.table import Table
 
 from checkpoints.evaluate.meta.correlation import Criterion
 from checkpoints.evaluate.meta.criteria import HUMAN_LIKENESS
+from checkpoints.evaluate.meta.learn import PAIRWISE, LearnResult
+from checkpoints.evaluate.meta.optimize import GreedyResult
 from checkpoints.evaluate.meta.pairwise import Clusters
-from checkpoints.evaluate.meta.runner import (
+from checkpoints.evaluate.meta.results import (
     CorrelationResult,
     GroupedResult,
     MetaResult,
@@ -66,7 +73,55 @@ def format_result(result: CorrelationResult) -> str:
     asiya = extra.get("asiya")
     if isinstance(asiya, float):
         text += f" (Asiya {asiya:.4f}{', trans-topic' if extra.get('trans_topic') else ''})"
+    n = extra.get("n")
+    if isinstance(n, int):
+        text += f" (n={n})"
     return text
+
+
+def optimize_table(optimal: GreedyResult) -> Table:
+    """The greedy search as Asiya runs it: each metric tried, in single-value order, with the set's value."""
+    table = Table(
+        title=f"greedy optimal set by {optimal.criterion}: metrics ranked alone (ties by name), "
+        "each kept when the ULC of the set strictly improves",
+        title_justify="left",
+    )
+    table.add_column("step", justify="right")
+    table.add_column("metric")
+    table.add_column("alone", justify="right")
+    table.add_column("set with it", justify="right")
+    table.add_column("kept", justify="center")
+    for step, trial in enumerate(optimal.trace, start=1):
+        table.add_row(str(step), trial.metric, format_value(optimal.single[trial.metric], None),
+                      format_value(trial.value, None), "yes" if trial.kept else "")
+    return table
+
+
+def learn_tables(learned: LearnResult) -> list[object]:
+    """Cross-validated values of the learned score and of each feature alone, then the final weights."""
+    criteria = [*learned.cv, PAIRWISE]
+    sizes = ", ".join(str(len(fold)) for fold in learned.folds)
+    scores = Table(
+        title=f"{learned.method.value}, {len(learned.folds)}-fold cross-validation over segments "
+        f"({sizes} held out; seed {learned.seed}), {learned.level.value} level, mean over folds "
+        f"({PAIRWISE}: {learned.pairs} held-out pairs)",
+        title_justify="left",
+    )
+    scores.add_column("score")
+    for name in criteria:
+        scores.add_column(name, justify="right")
+    scores.add_row(learned.method.value, *(format_value(learned.value(name), None) for name in criteria))
+    for feature in learned.features:
+        scores.add_row(feature, *(format_value(learned.baseline_value(feature, name), None) for name in criteria))
+    weights = Table(
+        title=f"weights (final fit on every segment; {'standardised' if learned.method.value == 'ranksvm' else 'raw'} features)",
+        title_justify="left",
+    )
+    weights.add_column("feature")
+    weights.add_column("weight", justify="right")
+    for feature, weight in learned.weights.items():
+        weights.add_row(feature, f"{weight:.6g}")
+    return [scores, weights]
 
 
 def likeness_note(result: MetaResult) -> str | None:
@@ -151,6 +206,12 @@ def meta_tables(result: MetaResult) -> Group:
             parts.extend(paired_tables("grouped by item", grouped.paired))
         if grouped.clusters is not None:
             parts.append(clusters_table("grouped by item", grouped.clusters, options.samples, options.alpha))
+    if result.optimal is not None:
+        parts.append(optimize_table(result.optimal))
+        members = ", ".join(result.optimal.metrics)
+        parts.append(f"optimal set: {{{members}}}  {result.optimal.criterion} {format_value(result.optimal.value, None)}")
+    if result.learned is not None:
+        parts.extend(learn_tables(result.learned))
     note = likeness_note(result)
     if note is not None:
         parts.append(note)

@@ -9,6 +9,14 @@ file (:class:`MQMJudgments`) or raw-text files with an Asiya assessments CSV
 
 Neither judgment format declares the target language, so metrics that depend
 on it need it in the request (:class:`TargetLanguageNeeded` otherwise).
+
+With a check-point suite (``suite``) whose sentence pairs are the judged
+test set's segments, every LC metric of the suite (``LC``, ``LC-WORDS``, ...,
+``LC-<category>``: :func:`~checkpoints.service.metrics.load_checkpoint_metrics`)
+is meta-evaluated after the named metrics, and LC names may be used as
+learning features. An LC metric has no segment score where a segment has
+no check-point of its scope: those referents are left out of that metric's
+correlations only (its results carry their own ``n``).
 """
 
 from __future__ import annotations
@@ -72,12 +80,28 @@ class MetaRequest:
     """None: ``zh`` for a Chinese target, else ``13a``."""
     case: str = "cs"
     target_lang: str | None = None
+    suite: str | Path | None = None
+    """A check-point store whose suite's pairs are the judged segments: adds its LC metrics."""
+    suite_name: str | None = None
+    """The suite in that store, when it holds several."""
+
+    def named(self) -> list[str]:
+        """The metrics to build by name: those asked for, then learning features not among them;
+        LC names (given a suite) come from the suite instead."""
+        features = self.options.learn.features if self.options.learn is not None else ()
+        names = list(dict.fromkeys([*self.metrics, *features]))
+        return [name for name in names if not (self.suite is not None and is_lc_name(name))]
+
+
+def is_lc_name(name: str) -> bool:
+    """``LC`` or ``LC-…``: a check-point metric's name (:mod:`checkpoints.evaluate.metrics.checkpoint_metrics`)."""
+    return name == "LC" or name.startswith("LC-")
 
 
 def build_metrics(request: MetaRequest) -> list[Metric]:
     """The requested metrics, sharing one cache for the run, built before any file is read."""
-    names = list(dict.fromkeys(request.metrics))
-    if not names:
+    names = request.named()
+    if not names and request.suite is None:
         raise UsageError("no metric to meta-evaluate")
     check_choice("case", request.case, CASES)
     needing = language_dependent(names)
@@ -137,4 +161,20 @@ def meta_evaluate(request: MetaRequest, track: MetricTrack | None = None) -> Met
         CheckpointsError: no referent with both a human score and a system output.
     """
     metrics = build_metrics(request)
-    return run_meta(judged_set(request.judgments), metrics, request.options, track=track)
+    judged = judged_set(request.judgments)
+    if request.suite is not None:
+        metrics += _lc_metrics(request, judged.size)
+    return run_meta(judged, metrics, request.options, track=track)
+
+
+def _lc_metrics(request: MetaRequest, n_segments: int) -> list[Metric]:
+    """Every LC metric of the request's suite; LC names asked for must be among them."""
+    from checkpoints.service.metrics import load_checkpoint_metrics
+
+    options = MetricOptions(case=request.case, language=request.target_lang)
+    found = load_checkpoint_metrics(request.suite, request.suite_name, n_segments, options)  # type: ignore[arg-type]
+    features = request.options.learn.features if request.options.learn is not None else ()
+    unknown = [name for name in dict.fromkeys([*request.metrics, *features]) if is_lc_name(name) and name not in found]
+    if unknown:
+        raise UsageError(f"the suite has no check-point metric {', '.join(unknown)} (it has {', '.join(found)})")
+    return list(found.values())

@@ -8,6 +8,14 @@ candidate against that *one* reference, as IQMT turns metrics into
 similarities, manual §5) and hands the arrays to
 :mod:`checkpoints.evaluate.meta.qarla`.
 
+Check-point (LC) metrics cannot serve as similarities, and a request with a
+suite is refused (:data:`LC_NOT_SIMILARITIES`): QARLA needs ``x(a, r)``, ``a``
+against *one chosen* reference, and ``x(r', r'')``, one reference against
+another, while a check-point score measures a candidate against the suite's
+check-points, extracted from the suite's own references once and for all;
+no check-point exists "of" a single test-set reference, so leaving NaN
+similarities out would not help: every similarity would be undefined.
+
 Three kinds of similarity are computed per metric: every system against
 every reference, every reference against every other reference, and (for
 JACK) every system against every other system.
@@ -35,6 +43,12 @@ from checkpoints.service.metrics import (
 )
 from checkpoints.tokenizers import TOKENIZERS
 
+LC_NOT_SIMILARITIES = (
+    "check-point (LC) metrics cannot serve as QARLA similarities: QARLA scores a candidate against one "
+    "chosen reference and references against each other, and a check-point score is always taken against "
+    "the suite's check-points"
+)
+
 Track = Callable[[Sequence[str]], Iterable[str]]
 """Wraps the loop over metrics (a progress bar in the command line)."""
 
@@ -55,9 +69,14 @@ class QarlaRequest:
     tokenize: str | None = None
     case: str = "cs"
     target_lang: str | None = None
+    suite: str | Path | None = None
+    """A check-point store: refused, with the reason (:data:`LC_NOT_SIMILARITIES`)."""
+    suite_name: str | None = None
 
     def check(self) -> list[str]:
         """The metric names, without repeats, once every option is known to be valid."""
+        if self.suite is not None:
+            raise UsageError(LC_NOT_SIMILARITIES)
         names = list(dict.fromkeys(self.metrics))
         if not names:
             raise UsageError("no metric requested")

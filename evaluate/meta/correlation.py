@@ -167,6 +167,10 @@ CORRELATIONS: dict[Criterion, Correlation] = {
 def correlate(criterion: Criterion, x: np.ndarray, y: np.ndarray) -> float:
     """The coefficient ``criterion`` of metric scores ``x`` against human scores ``y``.
 
+    Pairs where either side is NaN are left out first: a check-point metric
+    has no score on a segment without a check-point of its scope, and a 0
+    there would say nothing about the translation.
+
     Raises:
         ValueError: for SPA, which needs every system's segment scores
             (:func:`checkpoints.evaluate.meta.pairwise.soft_pairwise_accuracy`).
@@ -177,7 +181,11 @@ def correlate(criterion: Criterion, x: np.ndarray, y: np.ndarray) -> float:
         # Constant inputs are handled above; scipy's warnings for near-constant
         # floating input would only repeat that the value is nan.
         warnings.simplefilter("ignore", RuntimeWarning)
-        return CORRELATIONS[criterion](x, y)
+        a, b = _pair(x, y)
+        keep = ~(np.isnan(a) | np.isnan(b))
+        if not keep.all():
+            a, b = a[keep], b[keep]
+        return CORRELATIONS[criterion](a, b)
 
 
 def parse_criteria(text: str) -> tuple[Criterion, ...]:

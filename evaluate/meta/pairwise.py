@@ -155,14 +155,37 @@ def tie_calibration(x: np.ndarray, y: np.ndarray) -> TieCalibration:
     """acc-eq of metric ``x`` against human ``y`` over all pairs, with its ε; ``nan`` for n < 2.
 
     Counts are integers here, so the maximum and the smallest ε reaching it are exact.
+    Pooled segment level has millions of pairs (13 systems × 529 segments: 23.6
+    million), so only the pairs whose term changes when the metric calls them
+    tied are kept: *gains* (the humans tied, the metric did not) and *losses*
+    (both agreed on a strict order). The statistic at ε is the agreements plus
+    the gains minus the losses at distance ≤ ε; it rises only at a gain's
+    distance, so the smallest maximising ε is 0 or one of those, and two sorts
+    and two ``searchsorted`` evaluate every candidate.
     """
     a, b = _vectors(x, y)
     if a.size < 2:
         return TieCalibration(math.nan, math.nan)
-    distance, agrees, human_tie = _pair_terms(a, b)
-    change = human_tie.astype(np.int64) - agrees.astype(np.int64)
-    value, epsilon = _best_threshold(distance, change, float(np.count_nonzero(agrees)), 0.0)
-    return TieCalibration(value / distance.size, epsilon)
+    gains: list[np.ndarray] = []
+    losses: list[np.ndarray] = []
+    agreements = 0
+    for dx, dy in _pair_blocks(a, b):
+        agrees = np.sign(dx) == np.sign(dy)
+        human_tie = dy == 0
+        distance = np.abs(dx)
+        gains.append(distance[human_tie & ~agrees])
+        losses.append(distance[agrees & ~human_tie])
+        agreements += int(np.count_nonzero(agrees))
+    gain = np.sort(np.concatenate(gains))
+    loss = np.sort(np.concatenate(losses))
+    candidates = np.concatenate(([0.0], gain))
+    values = (
+        agreements
+        + np.searchsorted(gain, candidates, side="right")
+        - np.searchsorted(loss, candidates, side="right")
+    )
+    best = int(np.argmax(values))  # the first maximum: candidates are ascending
+    return TieCalibration(int(values[best]) / (a.size * (a.size - 1) // 2), float(candidates[best]))
 
 
 def tie_calibration_grouped(groups: Sequence[tuple[np.ndarray, np.ndarray]]) -> TieCalibration:

@@ -27,14 +27,12 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 from itertools import pairwise
 
 import numpy as np
 
 from checkpoints.errors import CheckpointsError, UsageError
-from checkpoints.evaluate.meta.correlation import DEFAULT_CRITERIA, Criterion, correlate
+from checkpoints.evaluate.meta.correlation import Criterion, correlate
 from checkpoints.evaluate.meta.criteria import HUMAN_LIKENESS, SYSTEM_ONLY
 from checkpoints.evaluate.meta.intervals import (
     fisher_interval,
@@ -44,204 +42,45 @@ from checkpoints.evaluate.meta.intervals import (
     summarize,
 )
 from checkpoints.evaluate.meta.judged import JudgedSet, Referent, referents
+from checkpoints.evaluate.meta.learn import LearnResult, learn_combination
+from checkpoints.evaluate.meta.optimize import GreedyResult, optimize_metrics
 from checkpoints.evaluate.meta.orange import HumanLikeness, check_likeness, human_likeness
 from checkpoints.evaluate.meta.pairwise import (
-    Clusters,
     permutation_signs,
     significance_clusters,
     soft_pairwise_accuracy,
     tie_calibration,
     tie_calibration_grouped,
 )
+from checkpoints.evaluate.meta.results import (
+    CIMethod,
+    CorrelationResult,
+    GroupedResult,
+    MetaOptions,
+    MetaResult,
+    Paired,
+    Results,
+)
+from checkpoints.evaluate.meta.scores import (
+    is_checkpoint_metric,
+    metric_values,
+    scored_pairs,
+    segment_statistics,
+)
 from checkpoints.evaluate.metrics.base import Granularity, Metric
-from checkpoints.evaluate.resample import DEFAULT_SAMPLES, DEFAULT_SEED, Resampler, ResampleSpec
-from checkpoints.signature import Signature
+from checkpoints.evaluate.resample import Resampler, ResampleSpec
 
-
-class CIMethod(StrEnum):
-    NONE = "none"
-    FISHER = "fisher"
-    BOOTSTRAP = "bootstrap"
-    PAIRED_BOOTSTRAP = "paired-bootstrap"
-
-
-@dataclass(frozen=True, slots=True)
-class MetaOptions:
-    """What to compute. Asiya's code defaults to no interval, its manual to Fisher; Fisher is the default here."""
-
-    level: Granularity = Granularity.SYS
-    criteria: tuple[Criterion, ...] = DEFAULT_CRITERIA
-    ci: CIMethod = CIMethod.FISHER
-    samples: int = DEFAULT_SAMPLES
-    alpha: float = 0.05
-    seed: int = DEFAULT_SEED
-    clusters: Criterion | None = None
-    """Rank the metrics into significance clusters for this criterion (permutation test, ``samples``, ``seed``)."""
-
-    def __post_init__(self) -> None:
-        if not 0.0 < self.alpha < 1.0:
-            raise UsageError(f"alpha must lie strictly between 0 and 1, not {self.alpha}")
-        if not self.criteria:
-            raise UsageError("no criterion chosen")
-        if self.samples < 1:
-            raise UsageError(f"samples must be at least 1, not {self.samples}")
-        for criterion in SYSTEM_ONLY:
-            if criterion in self.criteria and self.level is not Granularity.SYS:
-                raise UsageError(f"{criterion.value} compares systems: it needs system level (-g sys), not {self.level.value}")
-        if self.clusters in SYSTEM_ONLY | HUMAN_LIKENESS:
-            raise UsageError(f"significance clusters are not defined for {self.clusters.value}")
-
-    @property
-    def correlations(self) -> tuple[Criterion, ...]:
-        """The criteria computed from metric and human scores (all but human likeness)."""
-        return tuple(c for c in self.criteria if c not in HUMAN_LIKENESS)
-
-    @property
-    def permuted(self) -> bool:
-        """Whether a permutation test runs (SPA's p-values, significance clusters)."""
-        return self.clusters is not None or any(c in SYSTEM_ONLY for c in self.criteria)
-
-    @property
-    def resampled(self) -> bool:
-        return self.ci in (CIMethod.BOOTSTRAP, CIMethod.PAIRED_BOOTSTRAP)
-
-    def signature(self) -> Signature:
-        """``level|criteria|ci|alpha``, the resampling when intervals are resampled, the version."""
-        signature = Signature(
-            level=self.level.value,
-            criteria=",".join(c.value for c in self.criteria),
-            ci=self.ci.value,
-            alpha=f"{self.alpha:g}",
-        )
-        if self.clusters is not None:
-            signature = signature.with_fields(clusters=self.clusters.value)
-        if self.resampled:
-            signature = signature.with_fields(ResampleSpec(samples=self.samples, seed=self.seed).signature_fields())
-        elif self.permuted:
-            signature = signature.with_fields(permutations=self.samples, seed=self.seed)
-        return signature
-
-
-
-def segment_statistics(judged: JudgedSet, metric: Metric) -> dict[str, np.ndarray]:
-    """Each system's per-segment statistics ``(segments, k)``; rows of missing outputs are ``nan``."""
-    result: dict[str, np.ndarray] = {}
-    for system, outputs in judged.outputs.items():
-        positions = judged.available(system)
-        stats = np.full((judged.size, metric.n_stats), np.nan)
-        if positions.size:
-            hypotheses = [outputs[p] or "" for p in positions]
-            references = [[reference[p] for p in positions] for reference in judged.references]
-            sources = None if judged.sources is None else [judged.sources[p] for p in positions]
-            stats[positions] = metric.corpus_stats(hypotheses, references, sources)
-        result[system] = stats
-    return result
-
-
-def metric_values(
-    metric: Metric, stats: Mapping[str, np.ndarray], units: Sequence[Referent], level: Granularity
-) -> np.ndarray:
-    """The metric's score of every referent, from the statistics of the referent's segments."""
-    if level is Granularity.SEG:
-        segment = {system: metric.segment_scores(np.nan_to_num(rows)) for system, rows in stats.items()}
-        return np.array([segment[unit.system][unit.positions[0]] for unit in units], dtype=np.float64)
-    return np.array([metric.system_score(stats[unit.system][unit.positions]) for unit in units], dtype=np.float64)
-
-
-@dataclass(frozen=True, slots=True)
-class CorrelationResult:
-    """One coefficient: ``r`` (the bootstrap median under a bootstrap interval, as Asiya reports it),
-    its interval, and the full-sample coefficient when ``r`` is a bootstrap median."""
-
-    r: float | None
-    ci: tuple[float, float] | None = None
-    observed: float | None = None
-    items: int | None = None
-    """Grouped results: the items whose coefficient is defined."""
-    extra: dict[str, object] | None = None
-    """What the criterion chose or tested on the way: acc-eq's ``epsilon``, SPA's ``p_values``."""
-
-    def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"r": self.r, "ci": list(self.ci) if self.ci is not None else None}
-        if self.extra:
-            out.update(self.extra)
-        if self.observed is not None:
-            out["observed"] = self.observed
-        if self.items is not None:
-            out["items"] = self.items
-        return out
-
-
-Results = dict[str, dict[Criterion, CorrelationResult]]
-Paired = dict[Criterion, dict[str, dict[str, float | None]]]
-
-
-@dataclass(frozen=True, slots=True)
-class GroupedResult:
-    """Segment level grouped by item: per-segment correlations across systems, averaged."""
-
-    n: int
-    results: Results
-    paired: Paired | None = None
-    clusters: Clusters | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class MetaResult:
-    level: Granularity
-    n: int
-    judgments: str
-    options: MetaOptions
-    results: Results
-    paired: Paired | None
-    grouped: GroupedResult | None
-    signatures: dict[str, str]
-    clusters: Clusters | None = None
-    spa: dict[str, object] | None = None
-    """SPA's shared part: the human p-values per system pair and the segments tested."""
-    warnings: tuple[str, ...] = ()
-    """One-line warnings about the test bed (a reference the humans rate below most systems)."""
-
-    def to_json(self) -> dict[str, object]:
-        """The ``meta --format json`` object (ARCHITECTURE.md), with the options and signatures added."""
-        out: dict[str, object] = {
-            "level": self.level.value,
-            "n": self.n,
-            "judgments": self.judgments,
-            "criteria": [c.value for c in self.options.criteria],
-            "ci": self.options.ci.value,
-            "alpha": self.options.alpha,
-            "results": _results_json(self.results),
-        }
-        if self.options.resampled or self.options.permuted:
-            out["samples"] = self.options.samples
-            out["seed"] = self.options.seed
-        if self.paired is not None:
-            out["paired"] = _paired_json(self.paired)
-        if self.spa is not None:
-            out["spa"] = self.spa
-        if self.clusters is not None:
-            out["clusters"] = self.clusters.to_json()
-        if self.grouped is not None:
-            grouped: dict[str, object] = {"by": "item", "n": self.grouped.n, "results": _results_json(self.grouped.results)}
-            if self.grouped.paired is not None:
-                grouped["paired"] = _paired_json(self.grouped.paired)
-            if self.grouped.clusters is not None:
-                grouped["clusters"] = self.grouped.clusters.to_json()
-            out["grouped"] = grouped
-        if self.warnings:
-            out["warnings"] = list(self.warnings)
-        out["signature"] = self.options.signature().format()
-        out["signatures"] = dict(self.signatures)
-        return out
-
-
-def _results_json(results: Results) -> dict[str, object]:
-    return {name: {c.value: value.to_json() for c, value in by.items()} for name, by in results.items()}
-
-
-def _paired_json(paired: Paired) -> dict[str, object]:
-    return {c.value: matrix for c, matrix in paired.items()}
+__all__ = [
+    "CIMethod",
+    "CorrelationResult",
+    "GroupedResult",
+    "MetaOptions",
+    "MetaResult",
+    "metric_values",
+    "reference_warnings",
+    "run_meta",
+    "segment_statistics",
+]
 
 
 def _defined(value: float) -> float | None:
@@ -256,16 +95,19 @@ def _pooled(
     results: Results = {}
     for name, x in x_by_metric.items():
         results[name] = {}
+        n = int((~np.isnan(x)).sum())
         for criterion in criteria:
-            extra = None
+            extra: dict[str, object] | None = None
             if criterion is Criterion.ACC_EQ:
-                calibration = tie_calibration(x, y)
+                calibration = tie_calibration(*scored_pairs(x, y))
                 r, extra = _defined(calibration.value), {"epsilon": _defined(calibration.epsilon)}
             else:
                 r = _defined(correlate(criterion, x, y))
+            if n < y.size:  # an LC metric: referents without a check-point of its scope are left out
+                extra = {**(extra or {}), "n": n}
             ci = None
             if options.ci is CIMethod.FISHER and criterion is Criterion.PEARSON and r is not None:
-                ci = fisher_interval(r, y.size, options.alpha)
+                ci = fisher_interval(r, n, options.alpha)
             results[name][criterion] = CorrelationResult(r, ci, extra=extra)
     if not options.resampled or y.size == 0 or not criteria:
         return results, None
@@ -304,7 +146,7 @@ def _grouped(
         for m, name in enumerate(names):
             if criterion is Criterion.ACC_EQ:
                 # One ε for all items (mt-metrics-eval KendallWithTiesOpt, average_by='item').
-                calibration = tie_calibration_grouped([(x_by_metric[name][rows], y[rows]) for rows in items])
+                calibration = tie_calibration_grouped([scored_pairs(x_by_metric[name][rows], y[rows]) for rows in items])
                 epsilons[name] = calibration.epsilon
                 values[:, m, c] = calibration.item_values
                 continue
@@ -347,8 +189,9 @@ def _grouped(
                 for c, criterion in enumerate(criteria)
             }
     clusters = None
-    if options.clusters is not None and items:
-        groups = [np.asarray(rows) for rows in items]
+    complete = [rows for rows in items if not any(np.isnan(x_by_metric[n][rows]).any() for n in names)]
+    if options.clusters is not None and complete:
+        groups = [np.asarray(rows) for rows in complete]
         flat = np.concatenate(groups)
         # Re-index so that the permutation masks cover exactly the referents of the items tested.
         starts = np.cumsum([0] + [len(g) for g in groups])
@@ -370,11 +213,19 @@ def run_meta(
 
     ``track`` wraps the loop over metrics (the command line passes a progress bar).
 
+    With ``options.optimize`` the greedy optimal set is searched
+    (:mod:`~checkpoints.evaluate.meta.optimize`); with ``options.learn`` a
+    combination of the feature metrics is learned and cross-validated
+    (:mod:`~checkpoints.evaluate.meta.learn`; the features must be among ``metrics``).
+
     Raises:
         CheckpointsError: when no referent has both a human score and a system output.
+        UsageError: human likeness asked of check-point (LC) metrics, which
+            score against a suite's check-points, never one reference against another.
     """
     if not metrics:
         raise UsageError("no metric to meta-evaluate")
+    _check_likeness_metrics(metrics, options)
     units = referents(judged, options.level)
     if not units:
         raise CheckpointsError(
@@ -384,15 +235,16 @@ def run_meta(
     y = np.array([unit.human for unit in units], dtype=np.float64)
     want_likeness = any(c in HUMAN_LIKENESS for c in options.criteria)
     want_king = Criterion.KING in options.criteria
-    if want_likeness:
-        check_likeness(judged, options.level, want_king)  # before any metric runs
+    if want_likeness or options.optimize in HUMAN_LIKENESS:
+        check_likeness(judged, options.level, want_king or options.optimize is Criterion.KING)  # before any metric runs
     likeness: dict[str, HumanLikeness] = {}
     x_by_metric: dict[str, np.ndarray] = {}
     want_spa = Criterion.SPA in options.criteria
     common = _common_positions(judged, units) if want_spa else np.empty(0, dtype=np.int64)
     segment_matrix: dict[str, np.ndarray] = {}
+    statistics: dict[str, dict[str, np.ndarray]] = {}
     for metric in track(metrics) if track is not None else metrics:
-        stats = segment_statistics(judged, metric)
+        stats = statistics[metric.name] = segment_statistics(judged, metric)
         x_by_metric[metric.name] = metric_values(metric, stats, units, options.level)
         if want_likeness:
             likeness[metric.name] = human_likeness(judged, metric, options.level, want_king)
@@ -408,8 +260,12 @@ def run_meta(
         spa = _add_spa(judged, units, common, segment_matrix, results, options)
     clusters = None
     if options.clusters is not None:
-        swaps = permutation_signs(options.samples, y.size, options.seed)
-        clusters = significance_clusters(options.clusters, x_by_metric, y, swaps, options.alpha)
+        # Metrics are compared on the same referents: those every metric scores.
+        keep = ~np.any([np.isnan(x) for x in x_by_metric.values()], axis=0)
+        swaps = permutation_signs(options.samples, int(keep.sum()), options.seed)
+        clusters = significance_clusters(
+            options.clusters, {name: x[keep] for name, x in x_by_metric.items()}, y[keep], swaps, options.alpha
+        )
     results = {name: {c: by[c] for c in options.criteria if c in by} for name, by in results.items()}
     grouped = _grouped(units, x_by_metric, options) if options.level is Granularity.SEG and options.correlations else None
     return MetaResult(
@@ -424,7 +280,59 @@ def run_meta(
         clusters=clusters,
         spa=spa,
         warnings=reference_warnings(judged),
+        optimal=_optimal(judged, metrics, statistics, units, options),
+        learned=_learned(judged, metrics, statistics, options),
+        points=_system_points(units, x_by_metric) if options.level is Granularity.SYS else None,
     )
+
+
+def _system_points(units: Sequence[Referent], x_by_metric: Mapping[str, np.ndarray]) -> dict[str, object]:
+    """``{"human": {system: score}, "metrics": {metric: {system: score}}}``; None where a metric is undefined."""
+    return {
+        "human": {unit.system: unit.human for unit in units},
+        "metrics": {
+            name: {unit.system: _defined(float(value)) for unit, value in zip(units, x, strict=True)}
+            for name, x in x_by_metric.items()
+        },
+    }
+
+
+def _check_likeness_metrics(metrics: Sequence[Metric], options: MetaOptions) -> None:
+    """King and orange score references as peers against the other references; an LC metric
+    scores against its suite's check-points and cannot score one reference against another."""
+    asked = [c.value for c in (*options.criteria, options.optimize) if c in HUMAN_LIKENESS]
+    lc = [metric.name for metric in metrics if is_checkpoint_metric(metric)]
+    if asked and lc:
+        raise UsageError(
+            f"{' and '.join(dict.fromkeys(asked))} score references against each other, and {', '.join(lc[:3])}"
+            f"{', ...' if len(lc) > 3 else ''} score against the suite's check-points, not against a chosen "
+            "reference: leave the check-point metrics out"
+        )
+
+
+def _optimal(
+    judged: JudgedSet,
+    metrics: Sequence[Metric],
+    statistics: Mapping[str, Mapping[str, np.ndarray]],
+    units: Sequence[Referent],
+    options: MetaOptions,
+) -> GreedyResult | None:
+    if options.optimize is None:
+        return None
+    return optimize_metrics(judged, metrics, statistics, units, options.level, options.optimize)
+
+
+def _learned(
+    judged: JudgedSet,
+    metrics: Sequence[Metric],
+    statistics: Mapping[str, Mapping[str, np.ndarray]],
+    options: MetaOptions,
+) -> LearnResult | None:
+    if options.learn is None:
+        return None
+    criteria = tuple(c for c in options.correlations if c not in SYSTEM_ONLY)
+    by_name = {metric.name: metric for metric in metrics}
+    return learn_combination(judged, by_name, statistics, options.level, criteria, options.learn, options.seed)
 
 
 def _likeness_results(measured: HumanLikeness, options: MetaOptions) -> dict[Criterion, CorrelationResult]:
@@ -506,11 +414,17 @@ def _add_spa(
     swaps = permutation_signs(options.samples, common.size, options.seed)
     human_p = None
     for name, matrix in segment_matrix.items():
-        outcome = soft_pairwise_accuracy(human, matrix, swaps)
-        human_p = outcome.human_p
-        results[name][Criterion.SPA] = CorrelationResult(
-            _defined(outcome.value), None, extra={"p_values": _p_matrix(systems, outcome.metric_p)}
-        )
+        # An LC metric is compared on the segments where it scores every system (its own permutations).
+        scored = ~np.isnan(matrix).any(axis=0)
+        if scored.all():
+            outcome = soft_pairwise_accuracy(human, matrix, swaps)
+            human_p = outcome.human_p
+            extra: dict[str, object] = {"p_values": _p_matrix(systems, outcome.metric_p)}
+        else:
+            own = permutation_signs(options.samples, int(scored.sum()), options.seed)
+            outcome = soft_pairwise_accuracy(human[:, scored], matrix[:, scored], own)
+            extra = {"p_values": _p_matrix(systems, outcome.metric_p), "segments": int(scored.sum())}
+        results[name][Criterion.SPA] = CorrelationResult(_defined(outcome.value), None, extra=extra)
     # Keep the criteria's order in every metric's results.
     for name in results:
         results[name] = {c: results[name][c] for c in options.criteria}

@@ -43,6 +43,11 @@ def test_mqm_system_level_json(meta_data: Path, capsys: pytest.CaptureFixture[st
     y = [np.mean([scores[(s, seg)] for seg in data.segments]) for s in systems]
     assert result["pearson"]["r"] == pytest.approx(stats.pearsonr(x, y).statistic, abs=1e-12)
     assert result["kendall"]["r"] == pytest.approx(stats.kendalltau(x, y).statistic, abs=1e-12)
+    # The points the correlations were computed on, for the report's scatter plot.
+    points = document["points"]
+    assert list(points["human"]) == systems
+    assert [points["human"][s] for s in systems] == pytest.approx(y, abs=1e-12)
+    assert [points["metrics"]["TEST-len"][s] for s in systems] == pytest.approx(x, abs=1e-12)
 
 
 @pytest.mark.usefixtures("test_metrics")
@@ -66,6 +71,7 @@ def test_mqm_scores_file_segment_level_and_exclusion(meta_data: Path, capsys: py
     assert document["samples"] == 50
     assert set(document["paired"]["kendall-wmt"]["TEST-len"]) == {"TEST-hits"}
     assert "TEST-hits" in document["signatures"]
+    assert "points" not in document  # segment level: thousands of points, no scatter
 
 
 @pytest.mark.usefixtures("test_metrics")
