@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from checkpoints.evaluate.matching import (
     DEFAULT_MAX_ORDER,
@@ -29,7 +30,7 @@ from checkpoints.evaluate.matching import (
     reference_match_tokens,
     reference_ngram_list,
 )
-from checkpoints.model import CheckPoint
+from checkpoints.model import GAP, CheckPoint
 from checkpoints.tokenizers import get_tokenizer
 
 
@@ -84,9 +85,18 @@ class CheckpointExplanation:
 
 
 def _matched_texts(
-    original: Sequence[str], normalised: Sequence[str], candidate: Sequence[str], max_order: int | None
+    original: Sequence[str],
+    normalised: Sequence[str],
+    candidate: Sequence[str],
+    max_order: int | None,
+    contiguous: Counter[Ngram],
 ) -> tuple[list[str], int]:
-    """Matched n-grams in their original spelling, and the reference's n-gram total."""
+    """Matched n-grams in their original spelling, and the reference's n-gram total.
+
+    ``contiguous`` counts the candidate's gap-free n-grams (overlapping occurrences
+    too, as :func:`ngram_matches` does), so a gap-free n-gram is one dictionary
+    look-up; gapped ones are searched part by part.
+    """
     shown = reference_ngram_list(original, max_order)
     keys = reference_ngram_list(normalised, max_order)
     counts: Counter[Ngram] = Counter(keys)
@@ -95,7 +105,8 @@ def _matched_texts(
         spelled.setdefault(key, text)
     matched: list[str] = []
     for key, count in counts.items():
-        hits = min(count, ngram_matches(key, candidate))
+        found = ngram_matches(key, candidate) if GAP in key else contiguous.get(key, 0)
+        hits = min(count, found)
         matched.extend([ngram_text(spelled[key])] * hits)
     return matched, len(keys)
 
@@ -116,12 +127,15 @@ def explain(
     """
     tokenizer = get_tokenizer(tokenize)
     normalize = normalizer(match, language)
-    candidate_tokens = candidate_match_tokens(translation, tokenizer)
-    candidate = [normalize(word) for word in candidate_tokens]
+    matched_tokens = [reference_match_tokens(reference.tokens, tokenizer) for reference in checkpoint.references]
+    longest = max((len(tokens) for tokens in matched_tokens), default=0)
+    limit = longest if max_order is None else min(max_order, longest)
+    candidate_tokens, candidate, contiguous = _candidate(translation, tokenize, str(match), language, limit)
     references = []
-    for position, reference in enumerate(checkpoint.references):
-        tokens = reference_match_tokens(reference.tokens, tokenizer)
-        matched_ngrams, total = _matched_texts(tokens, normalize_tokens(tokens, normalize), candidate, max_order)
+    for position, (reference, tokens) in enumerate(zip(checkpoint.references, matched_tokens, strict=True)):
+        matched_ngrams, total = _matched_texts(
+            tokens, normalize_tokens(tokens, normalize), candidate, max_order, contiguous
+        )
         references.append(
             ReferenceMatch(
                 position=position,
@@ -137,4 +151,23 @@ def explain(
     for match_ in references:
         if chosen < 0 or match_.weighted > references[chosen].weighted:
             chosen = match_.position
-    return CheckpointExplanation(checkpoint, translation, candidate_tokens, references, chosen)
+    return CheckpointExplanation(checkpoint, translation, list(candidate_tokens), references, chosen)
+
+
+@lru_cache(maxsize=16)
+def _candidate(
+    translation: str, tokenize: str, match: str, language: str | None, limit: int
+) -> tuple[tuple[str, ...], tuple[str, ...], Counter[Ngram]]:
+    """A translation's match tokens, their normalised form and its gap-free n-grams up to ``limit`` words.
+
+    The check-points of one sentence pair are explained against the same
+    translation one after another (``show --category``, the HTML report), so
+    the last few are kept; the cache is small and holds single sentences.
+    """
+    tokens = candidate_match_tokens(translation, get_tokenizer(tokenize))
+    normalize = normalizer(match, language)
+    candidate = tuple(normalize(word) for word in tokens)
+    contiguous = Counter(
+        candidate[start : start + size] for size in range(1, limit + 1) for start in range(len(candidate) - size + 1)
+    )
+    return tuple(tokens), candidate, contiguous

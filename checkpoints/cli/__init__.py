@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "evaluate",
     "compare",
     "show",
+    "report",
     "suite_xml",
     "taxonomy",
     "demo",

@@ -66,10 +66,12 @@ def demo(
         f"checkpoints show --db {quoted} --checkpoint 1 --checkpoint 2",
         f"checkpoints compare --db {quoted} --system direct --system pivot --method ar --format json",
         f"checkpoints evaluate --db {quoted} --system direct={_quote(result.outputs['direct'])} --match stem --format csv",
+        f"checkpoints report --db {quoted} --output demo-report.html",
         f"checkpoints export --db {quoted} --output demo-suite.xml",
         "checkpoints taxonomy show en",
     ):
         console.print(f"  {line}", highlight=False)
+    console.print(f"\nReport: {result.report}", highlight=False)
     stderr_console().print(f"(the demo database is {result.database})")
 
 

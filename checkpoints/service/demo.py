@@ -18,6 +18,7 @@ from pathlib import Path
 from checkpoints.evaluate.resample import ResampleSpec
 from checkpoints.service.build import BuildRequest, BuildResult, Progress, build_suite, no_progress
 from checkpoints.service.compare import ComparisonResult, compare_systems
+from checkpoints.service.report import ReportRequest, write_report
 
 DEMO_SUITE = "pud-en-es-demo"
 SYSTEMS = ("direct", "pivot")
@@ -30,6 +31,8 @@ class DemoResult:
     comparison: ComparisonResult
     outputs: dict[str, Path]
     """Each system's translations, where the package keeps them (for the commands to try next)."""
+    report: Path
+    """The HTML report of the comparison, next to the database."""
 
 
 def default_database() -> Path:
@@ -59,7 +62,8 @@ def demo_request(folder: Path) -> BuildRequest:
 def run_demo(
     database: str | Path | None = None, *, samples: int = 1000, progress: Progress = no_progress
 ) -> DemoResult:
-    """Build, store (replacing an earlier demo suite), evaluate and compare with ``direct`` as baseline."""
+    """Build, store (replacing an earlier demo suite), evaluate, compare with ``direct`` as baseline,
+    and write the HTML report beside the database."""
     target: str | Path = database if database is not None else _fresh_default_database()
     with demo_folder() as folder:
         build = build_suite(demo_request(folder), progress)
@@ -70,7 +74,18 @@ def run_demo(
             correction="holm", min_checkpoints=30,
         )
         outputs = dict(systems)
-    return DemoResult(target, build, comparison, outputs)
+    report = write_report(ReportRequest(target, report_path(target), SYSTEMS, baseline="direct")).output
+    return DemoResult(target, build, comparison, outputs, report)
+
+
+def report_path(database: str | Path) -> Path:
+    """``NAME-report.html`` beside an SQLite database; in the temporary folder for a server URL."""
+    from checkpoints.db.session import sqlite_file, store_url
+
+    path = sqlite_file(store_url(database))
+    if path is None:
+        return Path(tempfile.gettempdir()) / "checkpoints-demo-report.html"
+    return path.with_name(f"{path.stem}-report.html")
 
 
 def _fresh_default_database() -> Path:

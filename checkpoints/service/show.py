@@ -68,12 +68,20 @@ def select_checkpoints(data: SuiteData, category: str | None, ids: Sequence[int]
     return [cp for cp in data.checkpoints if category is None or cp.category == category][:limit]
 
 
-def describe(data: SuiteData, checkpoint: CheckPoint, results: dict[str, SystemResults]) -> dict[str, Any]:
-    """The drill-down of one check-point as plain data."""
+def describe(
+    data: SuiteData, checkpoint: CheckPoint, results: dict[str, SystemResults], pair_index: int | None = None
+) -> dict[str, Any]:
+    """The drill-down of one check-point as plain data.
+
+    ``pair_index`` is the position of the check-point's pair in ``data.pairs``:
+    callers describing every check-point (the HTML report) pass it, since
+    finding it is a scan of the pairs.
+    """
     from checkpoints.evaluate.explain import explain
     from checkpoints.evaluate.matching import parse_max_order
 
-    pair_index = next(i for i, pair in enumerate(data.pairs) if pair.id == checkpoint.pair_id)
+    if pair_index is None:
+        pair_index = next(i for i, pair in enumerate(data.pairs) if pair.id == checkpoint.pair_id)
     pair = data.pairs[pair_index]
     marked = set(checkpoint.source_indices)
     item: dict[str, Any] = {

@@ -1,0 +1,208 @@
+"""``checkpoints report``: the stored evaluation and comparison of a suite as one HTML file.
+
+Reads, never re-scores: the systems' latest evaluation runs
+(:func:`~checkpoints.service.evaluate.stored_evaluation`), the latest stored
+comparison of exactly those runs (or, when none is stored, one computed by
+the function ``compare`` uses, with ``compare``'s defaults, and not stored:
+a report only reads, so it also works on a read-only database), each
+check-point as ``show`` describes it, and the ``metrics``/``meta`` JSON files.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from checkpoints.errors import UsageError
+from checkpoints.io.files import check_writable, write_atomic
+from checkpoints.service.store import Store, engine_for
+
+
+@dataclass(frozen=True, slots=True)
+class ReportRequest:
+    """What ``checkpoints report`` was asked for."""
+
+    store: Store
+    output: Path
+    systems: Sequence[str] = ()
+    """Systems to report (default: every evaluated system of the suite)."""
+    baseline: str | None = None
+    """The system differences and the heat map are relative to (default: the comparison's, else the first)."""
+    metrics: Path | None = None
+    meta: Path | None = None
+    suite: str | None = None
+
+
+@dataclass(slots=True)
+class ReportResult:
+    output: Path
+    size: int
+    """Bytes written."""
+    comparison_run: int | None
+    """The stored comparison run the report shows; None when it was computed for the report."""
+    warnings: list[str] = field(default_factory=list)
+
+
+def write_report(request: ReportRequest) -> ReportResult:
+    """Build the report of ``request`` and write it atomically to ``request.output``."""
+    from checkpoints.report.html.page import render_page
+
+    check_writable(request.output)
+    model, run_id = report_model(request)
+    page = render_page(model)
+    write_atomic(request.output, page)
+    return ReportResult(request.output, len(page.encode("utf-8")), run_id, list(model["warnings"]))
+
+
+def report_model(request: ReportRequest) -> tuple[dict[str, Any], int | None]:
+    """The page's data model, and the id of the stored comparison run it shows (None: computed now)."""
+    from checkpoints.db.repo import find_suite
+    from checkpoints.db.runs import evaluated_systems, latest_results
+    from checkpoints.db.session import transaction
+    from checkpoints.report.html.inputs import read_meta_json, read_metrics_json
+    from checkpoints.service.evaluate import stored_evaluation
+
+    metrics = read_metrics_json(request.metrics) if request.metrics is not None else None
+    meta = read_meta_json(request.meta) if request.meta is not None else None
+    with engine_for(request.store) as engine:
+        with transaction(engine) as session:
+            suite = find_suite(session, request.suite)
+            suite_name = suite.name
+            names = list(request.systems) or evaluated_systems(session, suite.id)
+        if request.baseline is not None and request.baseline not in names:
+            names.insert(0, request.baseline)
+        if len(set(names)) != len(names):
+            raise UsageError("a system is named twice")
+        if len(names) < 2:
+            raise UsageError(f"a report compares at least two evaluated systems, and the suite has {names or 'none'}")
+        evaluation = stored_evaluation(engine, names, suite_name=suite_name)
+        report, options, run_id, warning = _comparison(engine, evaluation, request.baseline)
+        with transaction(engine) as session:
+            suite_id = find_suite(session, evaluation.suite.name).id
+            results = {
+                name: latest_results(session, suite_id, name, evaluation.run_ids[name]) for name in names
+            }
+    model = _assemble(evaluation, report, options, results, request)
+    model["metrics"], model["meta"] = metrics, meta
+    model["comparisonRun"] = run_id
+    if warning:
+        model["warnings"].append(warning)
+    return model, run_id
+
+
+def _comparison(engine: Any, evaluation: Any, baseline: str | None) -> tuple[dict[str, Any], dict[str, Any], int | None, str | None]:
+    """The latest stored comparison of exactly these evaluation runs, else one computed with
+    ``compare``'s defaults (not stored)."""
+    from sqlalchemy import select
+
+    from checkpoints.db.models import RunRow
+    from checkpoints.db.repo import find_suite
+    from checkpoints.db.session import transaction
+    from checkpoints.evaluate.resample import ResampleSpec
+    from checkpoints.report.checkpoint_json import comparison_json
+    from checkpoints.service.compare import compare_evaluation, resolution_warning
+
+    with transaction(engine) as session:
+        suite_id = find_suite(session, evaluation.suite.name).id
+        rows = session.execute(
+            select(RunRow.id, RunRow.options, RunRow.report)
+            .where(RunRow.suite_id == suite_id, RunRow.kind == "compare")
+            .order_by(RunRow.id.desc())
+        ).all()
+    wanted_runs = {name: int(run) for name, run in evaluation.run_ids.items()}
+    for run_id, options, report in rows:
+        if (
+            set(options.get("systems", ())) == set(wanted_runs)
+            and {k: int(v) for k, v in options.get("runs", {}).items()} == wanted_runs
+            and (baseline is None or options.get("baseline") == baseline)
+        ):
+            return report, options, run_id, report.get("warning")
+    spec = ResampleSpec()
+    comparison = compare_evaluation(evaluation, spec=spec, correction="holm", baseline=baseline, min_checkpoints=30)
+    report = comparison_json(comparison, evaluation)
+    options = {"method": spec.method.value, "samples": spec.samples, "seed": spec.seed, "correction": "holm",
+               "alpha": comparison.alpha, "min_checkpoints": comparison.min_checkpoints, "baseline": baseline}
+    return report, options, None, resolution_warning(comparison)
+
+
+def _assemble(evaluation: Any, report: dict[str, Any], options: dict[str, Any], results: dict[str, Any],
+              request: ReportRequest) -> dict[str, Any]:
+    from checkpoints.evaluate.resample import Method, ResampleSpec
+    from checkpoints.evaluate.scopes import ScopeKind
+    from checkpoints.report.checkpoint_json import evaluation_json
+    from checkpoints.report.html.model import (
+        compact_checkpoint,
+        pair_pieces,
+        scope_rows,
+        system_intervals,
+    )
+    from checkpoints.service.show import describe
+
+    systems = list(report["systems"])
+    reference = report.get("baseline") or request.baseline or systems[0]
+    spec = ResampleSpec(Method(options["method"]), int(options["samples"]), int(options["seed"]))
+    intervals = system_intervals(evaluation, spec, float(report["alpha"]))
+    suite = evaluation.suite
+    scopes = evaluation.scorer.scopes
+    categories = [s.name for s in scopes if s.kind is ScopeKind.CATEGORY]
+    levels = {name: suite.category(name).level.value for name in categories}
+    index_of_pair = {pair.id: i for i, pair in enumerate(suite.pairs)}
+    ordered = {name: results[name] for name in systems}
+    checkpoints: dict[str, list[Any]] = {name: [] for name in categories}
+    for checkpoint in suite.checkpoints:
+        if checkpoint.category in checkpoints:
+            item = describe(suite, checkpoint, ordered, index_of_pair[checkpoint.pair_id])
+            checkpoints[checkpoint.category].append(compact_checkpoint(item, index_of_pair[checkpoint.pair_id], systems))
+    summary = evaluation_json(evaluation)
+    return {
+        "suite": suite.name,
+        "languages": [suite.source_lang, suite.target_lang],
+        "systems": systems,
+        "reference": reference,
+        "signature": report["signature"],
+        "evaluationSignature": summary["signature"],
+        "settings": {key: report.get(key) for key in ("method", "samples", "seed", "correction", "alpha",
+                                                        "min_checkpoints", "correction_family", "match", "tokenize",
+                                                        "max_order")},
+        "bleu": [report["bleu"].get(name) for name in systems],
+        "overall": scope_rows(report, "taxonomy", [scopes[0].name], {}, reference, intervals),
+        "groups": scope_rows(report, "group", [s.name for s in scopes if s.kind is ScopeKind.GROUP], {}, reference, intervals),
+        "categories": scope_rows(report, "category", categories, levels, reference, intervals),
+        "pairs": pair_pieces(evaluation, {name: results[name].translations for name in systems}),
+        "checkpoints": [checkpoints[name] for name in categories],
+        "commands": reproduce_commands(request, results, report),
+        "warnings": [],
+    }
+
+
+def reproduce_commands(request: ReportRequest, results: dict[str, Any], report: dict[str, Any]) -> list[str]:
+    """The commands that recreate what the report shows: evaluate, compare, report."""
+    db = shlex.quote(str(request.store))
+    first = next(iter(results.values())).run_options
+    evaluate = ["checkpoints", "evaluate", "--db", db]
+    for name, result in results.items():
+        path = result.run_options.get("systems", {}).get(name, f"{name}.txt")
+        evaluate += ["--system", shlex.quote(f"{name}={path}")]
+    evaluate += ["--match", str(first.get("match")), "--tokenize", str(first.get("tokenize")),
+                 "--max-order", str(first.get("max_order", "all"))]
+    compare = ["checkpoints", "compare", "--db", db]
+    for name in report["systems"]:
+        compare += ["--system", shlex.quote(name)]
+    if report.get("baseline"):
+        compare += ["--baseline", shlex.quote(report["baseline"])]
+    compare += ["--method", report["method"], "--samples", str(report["samples"]), "--seed", str(report["seed"]),
+                "--correction", report["correction"], "--alpha", str(report["alpha"]),
+                "--min-checkpoints", str(report["min_checkpoints"])]
+    build = ["checkpoints", "report", "--db", db]
+    for name in report["systems"]:
+        build += ["--system", shlex.quote(name)]
+    if request.baseline:
+        build += ["--baseline", shlex.quote(request.baseline)]
+    for option, path in (("--metrics", request.metrics), ("--meta", request.meta)):
+        if path is not None:
+            build += [option, shlex.quote(str(path))]
+    build += ["--output", shlex.quote(str(request.output))]
+    return [" ".join(evaluate), " ".join(compare), " ".join(build)]

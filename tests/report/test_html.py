@@ -1,0 +1,132 @@
+"""Building the report without a browser: the data model, escaping, embedding, size, options."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from checkpoints.errors import InputError, OutputError
+from checkpoints.report.html.embed import script_json
+from checkpoints.report.html.inputs import read_meta_json, read_metrics_json
+
+HOSTILE = ['</script><script>alert(1)</script>', '"><img src=x onerror=alert(2)>', "a\u2028b\u2029c", "&amp; <!--"]
+
+
+def embedded_data(page: str) -> dict[str, Any]:
+    found = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', page, re.S)
+    assert found is not None
+    return json.loads(found.group(1))
+
+
+def test_script_json_hides_markup_and_line_separators_and_round_trips() -> None:
+    encoded = script_json({"names": HOSTILE})
+    for character in "<>&\u2028\u2029":
+        assert character not in encoded
+    assert json.loads(encoded) == {"names": HOSTILE}
+
+
+def test_demo_report_is_small_offline_and_matches_compare(demo: dict[str, Any]) -> None:
+    page = demo["report"].read_text(encoding="utf-8")
+    assert len(page.encode("utf-8")) < 15_000_000
+    assert ("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; "
+            "style-src 'unsafe-inline'; img-src data:\">") in page
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
+    data = embedded_data(page)
+    compared = demo["compare"]
+    assert data["systems"] == ["direct", "pivot"] and data["reference"] == "direct"
+    assert data["signature"] == compared["signature"]
+    pair = compared["comparisons"][0]
+    for row in data["categories"]:
+        result = pair["categories"][row["name"]]
+        assert row["size"] == result["checkpoints"] == len(data["checkpoints"][data["categories"].index(row)])
+        assert row["diff"][1] == pytest.approx(result["difference"], abs=1e-4)
+        assert row["sig"] == [False, result["significant"]]
+        assert row["tooFew"] == result["too_few"]
+        low, high = row["ci"][0]
+        assert low <= row["scores"][0] <= high
+    # check-point 8 is pair 1's Noun "Schulman", matched by both systems
+    nouns = data["checkpoints"][[r["name"] for r in data["categories"]].index("Noun")]
+    eight = next(cp for cp in nouns if cp[0] == 8)
+    assert data["pairs"]["source"][eight[1]][eight[2][0]] == "Schulman"
+    assert [system[2][0][2] for system in eight[4]] == [["Schulman"], ["Schulman"]]
+    assert "checkpoints compare --db" in page and "--baseline direct" in page
+
+
+def test_hostile_names_and_translations_are_escaped(hostile_report: Path) -> None:
+    page = hostile_report.read_text(encoding="utf-8")
+    assert "window.pwned" in page  # it is there, but only as escaped text
+    assert "<script>window.pwned" not in page
+    assert "<img src=x" not in page
+    assert "&lt;b&gt;sys&lt;/b&gt;" in page and "<b>sys</b>" not in page
+    data = embedded_data(page)
+    assert "<b>sys</b>" in data["systems"]
+    assert data["pairs"]["translations"][1][0].endswith(' <script>window.pwned=1</script> "><img src=x onerror="window.pwned=2"> \u2028</script>')
+
+
+def test_metrics_json_is_checked(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    with pytest.raises(InputError, match=r"broken\.json: not a metrics JSON \(Expecting"):
+        read_metrics_json(broken)
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"metrics": ["BLEU"]}), encoding="utf-8")
+    with pytest.raises(InputError, match=r"other\.json: not a metrics JSON \(\"scores\" must map"):
+        read_metrics_json(other)
+    every = tmp_path / "all.json"
+    levels = [{"granularity": g, "metrics": ["BLEU"], "scores": {"a": {"BLEU": 0.2}}} for g in ("sys", "doc", "seg")]
+    every.write_text(json.dumps(levels), encoding="utf-8")
+    assert read_metrics_json(every)["scores"] == {"a": {"BLEU": 0.2}}
+    with pytest.raises(InputError, match=r"missing\.json: cannot read the meta JSON"):
+        read_meta_json(tmp_path / "missing.json")
+    with pytest.raises(InputError, match=r"all\.json: not a meta JSON \(a JSON list, not an object\)"):
+        read_meta_json(every)
+
+
+def test_report_with_metrics_and_meta_embeds_them(demo: dict[str, Any], tmp_path: Path) -> None:
+    from checkpoints.service.report import ReportRequest, write_report
+
+    metrics = tmp_path / "metrics.json"
+    metrics.write_text(json.dumps({"granularity": "sys", "metrics": ["BLEU"], "scores": {
+        "direct": {"BLEU": 0.216}, "pivot": {"BLEU": 0.203}}}), encoding="utf-8")
+    meta = tmp_path / "meta.json"
+    meta.write_text(json.dumps({"level": "sys", "n": 2, "criteria": ["pearson"], "results": {
+        "BLEU": {"pearson": {"r": 1.0, "ci": None}}}, "points": {
+        "human": {"direct": -1.0, "pivot": -2.0}, "metrics": {"BLEU": {"direct": 0.216, "pivot": 0.203}}}}),
+        encoding="utf-8")
+    output = tmp_path / "r.html"
+    result = write_report(ReportRequest(demo["db"], output, metrics=metrics, meta=meta))
+    assert result.comparison_run is not None  # the demo stored its comparison
+    data = embedded_data(output.read_text(encoding="utf-8"))
+    assert data["metrics"]["scores"]["pivot"] == {"BLEU": 0.203}
+    assert data["meta"]["points"]["human"] == {"direct": -1.0, "pivot": -2.0}
+
+
+def test_cli_checks_output_before_reading_anything(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from checkpoints.cli import main
+
+    missing = tmp_path / "no-such-folder" / "r.html"
+    with pytest.raises(SystemExit) as exit_:
+        main(["report", "--db", str(tmp_path / "absent.db"), "--output", str(missing)])
+    assert exit_.value.code == 1
+    assert capsys.readouterr().err.strip() == f"checkpoints: error: {missing}: folder {missing.parent} does not exist"
+    with pytest.raises(OutputError):
+        from checkpoints.service.report import ReportRequest, write_report
+
+        write_report(ReportRequest(tmp_path / "absent.db", missing))
+
+
+def test_cli_names_a_bad_metrics_file(demo: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from checkpoints.cli import main
+
+    bad = tmp_path / "m.json"
+    bad.write_text("[]", encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        main(["report", "--db", str(demo["db"]), "--metrics", str(bad), "--output", str(tmp_path / "r.html")])
+    assert exit_.value.code == 1
+    assert capsys.readouterr().err.strip() == (
+        f"checkpoints: error: {bad}: not a metrics JSON (no system-level (sys) report in the list)")
+    assert not (tmp_path / "r.html").exists()
