@@ -14,10 +14,13 @@ as the CoNLL-U reader does.
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from importlib import metadata
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from checkpoints.errors import InputError, ModelNotAvailable, UsageError
@@ -63,8 +66,10 @@ class StanzaParser:
 
     Args:
         language: stanza language code (``en``, ``es``, ``zh``...).
-        model_dir: stanza's resource directory; None means stanza's default
-            (``$STANZA_RESOURCES_DIR`` or its user cache).
+        model_dir: stanza's resource directory, or a directory written by
+            ``checkpoints models train`` (or a folder of such directories);
+            None means ``$CHECKPOINTS_STANZA_DIR`` if set, else stanza's
+            default (``$STANZA_RESOURCES_DIR`` or its user cache).
         constituency: True to require a constituency tree, False to skip it,
             None to use it where stanza has a model for the language.
         pretokenized: the texts are already split into syntactic words by
@@ -139,10 +144,31 @@ class StanzaParser:
     def _load(self) -> Any:
         if self._pipeline is not None:
             return self._pipeline
+        model_dir = self.model_dir or os.environ.get(MODEL_DIR_VARIABLE) or None
+        if model_dir is not None:
+            manifest = find_trained_models(model_dir, self.language)
+            if manifest is not None:
+                self._pipeline = self._load_trained(manifest)
+                return self._pipeline
+        self._pipeline = self._load_stanza(model_dir)
+        return self._pipeline
+
+    def _load_trained(self, manifest: TrainedModels) -> Any:
+        """A pipeline from a directory written by ``checkpoints models train``."""
+        if self.constituency:
+            raise ModelNotAvailable(f"{manifest.directory}: no constituency model (trained model directories have none)")
+        if self.ner:
+            raise ModelNotAvailable(f"{manifest.directory}: no named-entity model (trained model directories have none)")
+        skip = ("mwt",) if self.pretokenized else ()
+        pipeline = load_trained_pipeline(manifest.directory, self.language, pretokenized=self.pretokenized, skip=skip)
+        self._processors = {name: f"trained:{file}" for name, file in manifest.processors.items() if name not in skip}
+        return pipeline
+
+    def _load_stanza(self, model_dir: str | None) -> Any:
         import stanza
         from stanza.resources.common import DEFAULT_MODEL_DIR, load_resources_json
 
-        model_dir = self.model_dir or DEFAULT_MODEL_DIR
+        model_dir = model_dir or DEFAULT_MODEL_DIR
         try:
             resources = load_resources_json(model_dir)
         except FileNotFoundError as error:
@@ -156,7 +182,7 @@ class StanzaParser:
         )
         options: dict[str, object] = {"tokenize_pretokenized": True} if self.pretokenized else {"tokenize_no_ssplit": True}
         try:
-            self._pipeline = stanza.Pipeline(
+            pipeline = stanza.Pipeline(
                 self.language,
                 dir=model_dir,
                 package=None,
@@ -170,7 +196,113 @@ class StanzaParser:
             # from FileNotFoundError; each means the same thing to a user.
             raise ModelNotAvailable(missing_model_message(self.language, self.model_dir)) from error
         self._processors = processors
-        return self._pipeline
+        return pipeline
+
+
+MODEL_DIR_VARIABLE = "CHECKPOINTS_STANZA_DIR"
+"""Environment variable naming the model directory when ``--stanza-dir`` is not given."""
+
+MANIFEST_NAME = "manifest.json"
+"""What ``checkpoints models train`` writes into a model directory: language and model file per processor."""
+
+
+@dataclass(frozen=True, slots=True)
+class TrainedModels:
+    """A model directory written by ``checkpoints models train``, checked complete."""
+
+    directory: Path
+    language: str
+    processors: dict[str, str]
+
+
+def find_trained_models(model_dir: str | Path, language: str) -> TrainedModels | None:
+    """The trained models for ``language`` in ``model_dir`` or one of its subfolders.
+
+    One ``--stanza-dir`` serves both sides of a build, so a folder holding
+    ``en/`` and ``de/`` (each from ``models train``) works as well as a
+    single model directory. None when the folder holds no manifest at all:
+    then it is a stanza resource directory (``models download``).
+
+    Raises:
+        ModelNotAvailable: the folder does not exist, holds manifests but none
+            for ``language``, or the manifest names a missing file or lacks a
+            processor a parse needs.
+    """
+    directory = Path(model_dir)
+    if not directory.is_dir():
+        raise ModelNotAvailable(f"{directory}: no such model directory")
+    candidates = [directory / MANIFEST_NAME, *sorted(directory.glob(f"*/{MANIFEST_NAME}"))]
+    manifests = [path for path in candidates if path.is_file()]
+    if not manifests:
+        return None
+    for path in manifests:
+        content = _read_manifest(path)
+        if content.get("language") == language:
+            return _checked_models(path.parent, language, content)
+    found = sorted({str(_read_manifest(path).get("language")) for path in manifests})
+    raise ModelNotAvailable(f"{directory}: no trained models for {language!r} (found: {', '.join(found)})")
+
+
+def _read_manifest(path: Path) -> dict[str, Any]:
+    try:
+        content = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ModelNotAvailable(f"{path}: unreadable model manifest: {error}") from error
+    if not isinstance(content, dict) or not isinstance(content.get("processors"), dict):
+        raise ModelNotAvailable(f"{path}: not a model manifest (expected language and processors)")
+    return content
+
+
+def _checked_models(directory: Path, language: str, content: Mapping[str, Any]) -> TrainedModels:
+    processors = {str(name): str(file) for name, file in content["processors"].items()}
+    for name in (*REQUIRED_PROCESSORS, "lemma"):
+        if name not in processors:
+            raise ModelNotAvailable(f"{directory}: incomplete model directory: no {name} model")
+    for name, file in processors.items():
+        if not (directory / file).is_file():
+            raise ModelNotAvailable(f"{directory}: incomplete model directory: {name} model {file} is missing")
+    return TrainedModels(directory=directory, language=language, processors=processors)
+
+
+def load_trained_pipeline(
+    model_dir: str | Path,
+    language: str,
+    *,
+    pretokenized: bool = False,
+    skip: Sequence[str] = (),
+    split_sentences: bool = False,
+) -> Any:
+    """``stanza.Pipeline`` over a trained model directory, never downloading.
+
+    Every processor gets its model file by path (``{name}_model_path``), so
+    stanza needs nothing from its resources; ``download_method=None`` makes
+    a missing file an error instead of a download attempt. Sentences are
+    not split (one input line is one sentence) unless ``split_sentences``.
+    """
+    import stanza
+
+    models = find_trained_models(model_dir, language)
+    if models is None:
+        raise ModelNotAvailable(f"{model_dir}: no {MANIFEST_NAME}: not a directory written by 'checkpoints models train'")
+    processors = [name for name in BASE_PROCESSORS if name in models.processors and name not in skip]
+    options: dict[str, object] = {f"{name}_model_path": str(models.directory / models.processors[name]) for name in processors}
+    if pretokenized:
+        options["tokenize_pretokenized"] = True
+    elif not split_sentences:
+        options["tokenize_no_ssplit"] = True
+    if not (models.directory / "resources.json").is_file():
+        raise ModelNotAvailable(f"{models.directory}: incomplete model directory: resources.json is missing")
+    try:
+        return stanza.Pipeline(
+            language,
+            dir=str(models.directory),
+            processors=",".join(processors),
+            download_method=None,
+            logging_level="ERROR",
+            **options,
+        )
+    except FileNotFoundError as error:
+        raise ModelNotAvailable(f"{models.directory}: cannot load the trained models: {error}") from error
 
 
 def missing_model_message(language: str, model_dir: str | None = None) -> str:

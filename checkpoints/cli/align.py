@@ -62,7 +62,7 @@ def align(
     gold: Annotated[Path | None, typer.Option("--gold", help="Gold links (Pharaoh; i?j = possible) to measure against.")] = None,
     gold_pairs: Annotated[Path | None, typer.Option("--gold-pairs", help="1-based pair numbers of the gold lines (default: one gold line per pair).")] = None,
     output_format: Annotated[str, typer.Option("--format", help="How --gold figures are printed: table or json.")] = "table",
-    stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", help="Directory of stanza models (default: stanza's).")] = None,
+    stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", help="Stanza models: stanza's resources (models download), a directory written by models train, or a folder of those (default: $CHECKPOINTS_STANZA_DIR, else stanza's).")] = None,
 ) -> None:
     from checkpoints.errors import InputError, UsageError
     from checkpoints.extract.align_quality import alignment_quality, read_gold, read_pair_numbers

@@ -57,7 +57,7 @@ def build(
     pos_filter: Annotated[bool, typer.Option("--pos-filter/--no-pos-filter", help="Drop word references whose aligned words cannot translate them (a dropped pronoun linked to a verb), or change class with no dictionary support (a noun linked to a verb).")] = True,
     parallel_filter: Annotated[bool, typer.Option("--parallel-filter/--no-parallel-filter", help="Skip pairs whose reference translates a neighbouring source sentence better than its own.")] = True,
     confirm: Annotated[bool, typer.Option("--confirm/--no-confirm", help="Keep phrase and clause references only when the aligner is sure of every link.")] = True,
-    stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", help="Directory of stanza models (default: stanza's).")] = None,
+    stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", help="Stanza models: stanza's resources (models download), a directory written by models train, or a folder of those (default: $CHECKPOINTS_STANZA_DIR, else stanza's).")] = None,
 ) -> None:
     from checkpoints.service.build import BuildRequest, build_suite
     quiet_libraries()

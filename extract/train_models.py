@@ -1,0 +1,520 @@
+"""Train stanza models offline from Universal Dependencies treebanks.
+
+stanza's own models come from a hub that machines without network cannot
+reach, so the raw-text build path needs models trained here. Training itself
+is stanza's: every stage runs one of stanza's training modules
+(``stanza.models.tokenizer``, ``mwt_expander``, ``tagger``, ``lemmatizer``,
+``parser``) through its ``main(args)`` in a child process, which keeps the
+thread limit exact and a crash of one stage from taking the caller down. This
+module only prepares the data with stanza's preparation utilities, chooses the
+sizes, shrinks the saved files (fp16 weights, no optimizer state) and writes
+the manifest that :mod:`checkpoints.extract.parse` loads.
+
+No word vectors are used (``--no_pretrain``): downloading them is exactly what
+cannot be done here.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import lzma
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, redirect_stdout
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from checkpoints.errors import CheckpointsError, InputError, UsageError, check_choice
+from checkpoints.extract.parse import MANIFEST_NAME
+
+SCORES_NAME = "scores.json"
+SIZES = ("tiny", "small", "full")
+STAGES = ("tokenize", "mwt", "pos", "lemma", "depparse")
+"""Training order: each later stage's pipeline needs the earlier ones."""
+
+STAGE_MODULES = {
+    "tokenize": "stanza.models.tokenizer",
+    "mwt": "stanza.models.mwt_expander",
+    "pos": "stanza.models.tagger",
+    "lemma": "stanza.models.lemmatizer",
+    "depparse": "stanza.models.parser",
+}
+
+# Per size, the arguments each stage adds to its stanza module's defaults.
+# tiny: tens of steps and tiny dimensions, for tests (seconds, < 1 MB).
+# small: a usable model in minutes. full: stanza's default dimensions are far
+# too slow on one CPU thread (measured here: tagger 6.5 s and parser > 40 s per
+# step), so full halves the recurrent and biaffine sizes (tagger about 1.5 s
+# per 100 sentences, parser about 3 s per 2,500 tokens with the other core busy)
+# and sets steps so English EWT (12,544 sentences) trains in about 100 minutes on
+# one thread: about 10 tagger and 13 parser epochs.
+SIZE_ARGS: dict[str, dict[str, tuple[str, ...]]] = {
+    "tiny": {
+        # fewer steps leave a tokenizer that splits nothing, so tokens could not be tested
+        "tokenize": ("--emb_dim", "16", "--hidden_dim", "32", "--steps", "300", "--eval_steps", "100", "--batch_size", "16"),
+        "mwt": ("--dict_only",),
+        "pos": (
+            "--max_steps", "30", "--eval_interval", "15", "--fix_eval_interval", "--batch_size", "100",
+            "--hidden_dim", "16", "--char_hidden_dim", "16", "--deep_biaff_hidden_dim", "16",
+            "--composite_deep_biaff_hidden_dim", "8", "--word_emb_dim", "16", "--char_emb_dim", "8",
+            "--tag_emb_dim", "8", "--transformed_dim", "16", "--num_layers", "1",
+        ),
+        "lemma": ("--num_epoch", "1", "--emb_dim", "8", "--hidden_dim", "16", "--pos_dim", "8"),
+        "depparse": (
+            "--max_steps", "30", "--eval_interval", "15", "--batch_size", "1000",
+            "--hidden_dim", "16", "--char_hidden_dim", "16", "--deep_biaff_hidden_dim", "16",
+            "--deep_biaff_output_dim", "8", "--word_emb_dim", "16", "--char_emb_dim", "8",
+            "--tag_emb_dim", "8", "--transformed_dim", "16", "--num_layers", "1",
+        ),
+    },
+    "small": {
+        "tokenize": ("--steps", "600", "--eval_steps", "200"),
+        "mwt": ("--num_epoch", "5"),
+        "pos": (
+            "--max_steps", "1000", "--eval_interval", "200", "--fix_eval_interval",
+            "--hidden_dim", "100", "--char_hidden_dim", "100", "--deep_biaff_hidden_dim", "200",
+        ),
+        "lemma": ("--num_epoch", "3"),
+        "depparse": (
+            "--max_steps", "1000", "--eval_interval", "200", "--hidden_dim", "200", "--char_hidden_dim", "100",
+            "--deep_biaff_hidden_dim", "200", "--num_layers", "2",
+        ),
+    },
+    "full": {
+        "tokenize": ("--steps", "1000", "--eval_steps", "250"),
+        "mwt": ("--num_epoch", "10"),
+        "pos": (
+            "--max_steps", "1200", "--eval_interval", "200", "--fix_eval_interval", "--max_steps_before_stop", "600",
+            "--batch_size", "100", "--hidden_dim", "100", "--char_hidden_dim", "100", "--deep_biaff_hidden_dim", "100",
+            "--composite_deep_biaff_hidden_dim", "50", "--char_emb_dim", "50",
+        ),
+        "lemma": ("--num_epoch", "2", "--batch_size", "200"),
+        "depparse": (
+            "--max_steps", "1100", "--eval_interval", "200", "--second_optim_start_step", "750",
+            "--max_steps_before_stop", "500", "--batch_size", "2500", "--hidden_dim", "200", "--char_hidden_dim", "100",
+            "--deep_biaff_hidden_dim", "200", "--deep_biaff_output_dim", "100", "--num_layers", "2", "--char_emb_dim", "50",
+        ),
+    },
+}
+
+Progress = Callable[[str, int], Callable[[int], None]]
+"""``progress(description, total) -> advance(n)``, as the CLI's stage bars take it."""
+
+
+def no_progress(description: str, total: int) -> Callable[[int], None]:
+    return lambda n: None
+
+
+@dataclass(slots=True)
+class TrainRequest:
+    """What ``checkpoints models train`` was asked to do.
+
+    Args:
+        language: stanza language code the models are for (``en``, ``de``...).
+        treebanks: training CoNLL-U files, plain or ``.xz``; concatenated.
+        dev: development CoNLL-U for early stopping and the final scores.
+        output: model directory to write.
+        size: ``tiny``, ``small`` or ``full`` (see :data:`SIZE_ARGS`).
+        threads: CPU threads torch may use in each stage.
+        log_dir: where each stage's log is kept; None keeps them only for
+            the run (a failing stage's last lines reach the error anyway).
+    """
+
+    language: str
+    treebanks: Sequence[Path]
+    dev: Path
+    output: Path
+    size: str = "small"
+    threads: int = 1
+    log_dir: Path | None = None
+
+
+@dataclass(slots=True)
+class StageResult:
+    name: str
+    model_file: str
+    seconds: float
+    arguments: list[str]
+
+
+@dataclass(slots=True)
+class TrainResult:
+    output: Path
+    stages: list[StageResult]
+    dev_scores: dict[str, float]
+    model_bytes: int
+    settings: dict[str, Any] = field(default_factory=dict)
+    scoring_error: str | None = None
+
+
+class StageFailed(CheckpointsError, RuntimeError):
+    """A stanza training module exited with an error; the message ends with its last log line."""
+
+
+def train_models(request: TrainRequest, progress: Progress = no_progress) -> TrainResult:
+    """Train every stage in order, write the manifest and score the pipeline on dev.
+
+    Raises:
+        InputError: a treebank or the dev file is missing or has no sentences.
+        UsageError: bad language, size or thread count, or an output path
+            that is a file.
+        StageFailed: a stanza training module failed.
+    """
+    _check_request(request)
+    request.output.mkdir(parents=True, exist_ok=True)
+    # a directory being retrained must not load as complete until every stage is done
+    (request.output / MANIFEST_NAME).unlink(missing_ok=True)
+    with tempfile.TemporaryDirectory(prefix="checkpoints-train-") as temp:
+        work = Path(temp)
+        log_dir = request.log_dir or work / "logs"
+        log_dir.mkdir(parents=True, exist_ok=True)
+        train = concatenate_conllu(request.treebanks, work / "train.conllu")
+        dev = concatenate_conllu([request.dev], work / "dev.conllu")
+        shorthand = treebank_shorthand(request.language, request.treebanks[0])
+        stages = [name for name in STAGES if name != "mwt" or has_multiword_tokens(train)]
+        results = []
+        for name in stages:
+            results.append(_train_stage(name, request, shorthand, train, dev, work, log_dir, progress))
+        manifest = write_manifest(request.output, request.language, {r.name: r.model_file for r in results})
+        for treebank in request.treebanks:
+            copy_license(treebank, request.output)
+        advance = progress("scoring the pipeline on dev", 1)
+        scores, error = score_pipeline(request.output, request.language, dev, work, request.threads)
+        advance(1)
+    result = TrainResult(
+        output=request.output,
+        stages=results,
+        dev_scores=scores,
+        scoring_error=error,
+        model_bytes=sum((request.output / f).stat().st_size for f in manifest["processors"].values()),
+        settings=_settings(request, shorthand),
+    )
+    write_scores(result)
+    return result
+
+
+def _check_request(request: TrainRequest) -> None:
+    check_choice("size", request.size, SIZES)
+    if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z]+)?", request.language):
+        raise UsageError(f"language {request.language!r}: expected a stanza language code such as en, de or zh-hant")
+    if request.threads < 1:
+        raise UsageError(f"threads must be at least 1, not {request.threads}")
+    if not request.treebanks:
+        raise UsageError("no training treebank given")
+    for path in [*request.treebanks, request.dev]:
+        if not path.is_file():
+            raise InputError(path, None, "no such file" if not path.exists() else "not a file")
+    if request.output.exists() and not request.output.is_dir():
+        raise UsageError(f"{request.output}: output exists and is not a directory")
+
+
+def _settings(request: TrainRequest, shorthand: str) -> dict[str, Any]:
+    return {
+        "language": request.language,
+        "shorthand": shorthand,
+        "treebanks": [str(path) for path in request.treebanks],
+        "dev": str(request.dev),
+        "size": request.size,
+        "threads": request.threads,
+        "stanza": metadata.version("stanza"),
+        "torch": metadata.version("torch"),
+        "pretrained_word_vectors": False,
+        "saved_weights": "float16, no optimizer state",
+    }
+
+
+@contextmanager
+def _open_conllu(path: Path) -> Iterator[Any]:
+    opener = lzma.open if path.suffix == ".xz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        yield handle
+
+
+def concatenate_conllu(paths: Sequence[Path], target: Path) -> Path:
+    """One plain CoNLL-U file from several, each decompressed if ``.xz``.
+
+    stanza's modules read plain files only. Each input must hold a sentence,
+    and each ends with a blank line so sentences never run together.
+    """
+    with target.open("w", encoding="utf-8") as out:
+        for path in paths:
+            words = 0
+            blank = True
+            try:
+                with _open_conllu(path) as handle:
+                    for line in handle:
+                        if line.strip() or not blank:
+                            out.write(line if line.strip() else "\n")
+                        blank = not line.strip()
+                        words += bool(line[:1].isdigit())
+            except (lzma.LZMAError, UnicodeDecodeError, EOFError) as error:
+                raise InputError(path, None, f"cannot read as CoNLL-U: {error}") from error
+            if not words:
+                raise InputError(path, None, "no sentences in this CoNLL-U file")
+            if not blank:
+                out.write("\n")
+    return target
+
+
+def has_multiword_tokens(conllu: Path) -> bool:
+    """Whether any token line has a range id (``3-4``): only then is an MWT model trained."""
+    pattern = re.compile(r"^\d+-\d+\t")
+    with conllu.open(encoding="utf-8") as handle:
+        return any(pattern.match(line) for line in handle)
+
+
+def treebank_shorthand(language: str, treebank: Path) -> str:
+    """stanza's ``lang_treebank`` name (``en_ewt``) from a UD file name, else ``lang_custom``.
+
+    stanza derives a few language-specific behaviours from the shorthand's
+    language part, so it must start with the language trained.
+    """
+    match = re.match(rf"({re.escape(language)}_[a-z0-9]+)-ud-", treebank.name)
+    return match.group(1) if match else f"{language}_custom"
+
+
+def tokenizer_data(conllu: Path, stem: Path) -> tuple[Path, Path, Path]:
+    """Raw text, character labels and MWT expansions for stanza's tokenizer.
+
+    Made with stanza's own preparation utilities: ``conllu_to_text`` rebuilds
+    the raw text from ``# text``/``SpaceAfter``, ``prepare_tokenizer_data``
+    labels every character (end of word, sentence, MWT). Their status lines
+    on stdout are swallowed: stdout belongs to the command's report.
+    """
+    from stanza.utils.datasets import prepare_tokenizer_data
+    from stanza.utils.datasets.conllu_to_text import convert_text
+
+    text = stem.with_suffix(".txt")
+    labels = stem.with_suffix(".labels")
+    mwt = stem.with_suffix(".mwt.json")
+    with redirect_stdout(io.StringIO()):
+        convert_text(str(conllu), str(text))
+        prepare_tokenizer_data.main([str(text), str(conllu), "-o", str(labels), "-m", str(mwt)])
+    return text, labels, mwt
+
+
+def stage_arguments(
+    name: str, request: TrainRequest, shorthand: str, train: Path, dev: Path, work: Path, save: Path
+) -> list[str]:
+    """The command line of stanza's training module for one stage."""
+    common = ["--shorthand", shorthand, "--save_dir", str(save.parent), "--save_name", save.name]
+    if name == "tokenize":
+        text, labels, mwt = tokenizer_data(train, work / "tokenize-train")
+        dev_text, dev_labels, _ = tokenizer_data(dev, work / "tokenize-dev")
+        files = [
+            "--txt_file", str(text), "--label_file", str(labels), "--mwt_json_file", str(mwt),
+            "--dev_txt_file", str(dev_text), "--dev_label_file", str(dev_labels), "--dev_conll_gold", str(dev),
+            "--conll_file", str(work / "tokenize-dev.pred.conllu"), "--lang", request.language,
+        ]
+    else:
+        files = [
+            "--train_file", str(train), "--eval_file", str(dev),
+            "--output_file", str(work / f"{name}-dev.pred.conllu"),
+        ]
+        if name == "mwt":
+            files += ["--gold_file", str(dev), "--lang", request.language]
+        if name in ("pos", "depparse"):
+            files += ["--lang", request.language, "--no_pretrain"]
+        if name == "depparse":
+            files.append("--no_checkpoint")
+    return ["--mode", "train", *files, *common, *SIZE_ARGS[request.size][name]]
+
+
+_RUNNER = (
+    "import sys, importlib, torch\n"
+    "torch.set_num_threads(int(sys.argv[1]))\n"
+    "importlib.import_module(sys.argv[2]).main(sys.argv[3:])\n"
+)
+"""Child process body: limit torch's threads, then hand over to stanza's module."""
+
+_STEP = re.compile(r"\bstep\s+(\d+)\s*/\s*(\d+)", re.IGNORECASE)
+"""stanza's progress lines: ``Finished STEP 20/600`` (tagger, parser), ``Step 20/1000`` (tokenizer), ``step 20/2050`` (lemmatizer)."""
+
+
+def _train_stage(
+    name: str,
+    request: TrainRequest,
+    shorthand: str,
+    train: Path,
+    dev: Path,
+    work: Path,
+    log_dir: Path,
+    progress: Progress,
+) -> StageResult:
+    staged = work / "models" / f"{name}.pt"
+    staged.parent.mkdir(parents=True, exist_ok=True)
+    arguments = stage_arguments(name, request, shorthand, train, dev, work, staged)
+    started = time.monotonic()
+    run_stanza_module(STAGE_MODULES[name], arguments, request.threads, log_dir / f"{name}.log", name, progress)
+    if not staged.is_file():
+        raise StageFailed(f"stanza's {name} training finished without writing {staged.name}: see {log_dir / f'{name}.log'}")
+    target = request.output / f"{name}.pt"
+    shrink_model_file(staged, target)
+    return StageResult(name, target.name, round(time.monotonic() - started, 1), arguments)
+
+
+def run_stanza_module(
+    module: str, arguments: Sequence[str], threads: int, log: Path, name: str, progress: Progress = no_progress
+) -> None:
+    """Run ``module.main(arguments)`` in a child process with ``threads`` threads.
+
+    Its log goes to ``log``; lines with stanza's ``STEP n/total`` advance a
+    progress bar for the stage.
+
+    Raises:
+        StageFailed: the module exited with an error (the message ends
+            with its last log line).
+    """
+    environment = dict(os.environ)
+    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        environment[variable] = str(threads)
+    environment.setdefault("PYTHONUNBUFFERED", "1")
+    command = [sys.executable, "-c", _RUNNER, str(threads), module, *arguments]
+    advance: Callable[[int], None] | None = None
+    done = 0
+    last = ""
+    with log.open("w", encoding="utf-8") as out, subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment
+    ) as child:
+        assert child.stdout is not None
+        for line in child.stdout:
+            out.write(line)
+            out.flush()
+            if line.strip():
+                last = line.strip()
+            match = _STEP.search(line)
+            if match:
+                if advance is None:
+                    advance = progress(f"training {name}", int(match.group(2)))
+                step = int(match.group(1))
+                advance(step - done)
+                done = step
+    if child.returncode:
+        raise StageFailed(f"stanza's {name} training failed (exit {child.returncode}, log {log}): {last}")
+    if advance is None:
+        progress(f"trained {name}", 1)(1)
+
+
+def shrink_model_file(source: Path, target: Path) -> None:
+    """Copy a stanza model file with float16 weights and no optimizer state.
+
+    stanza loads weights with ``load_state_dict``, which casts them back to
+    the model's float32, so halving them costs only rounding while it halves
+    the file; optimizer and scheduler state only serve to resume training.
+    """
+    import torch
+
+    checkpoint = torch.load(source, map_location="cpu", weights_only=True)
+    if isinstance(checkpoint, dict):
+        for key in ("optimizer_state_dict", "scheduler_state_dict", "optimizer", "scheduler"):
+            checkpoint.pop(key, None)
+    torch.save(_half(checkpoint), target, _use_new_zipfile_serialization=False)
+
+
+def _half(value: Any) -> Any:
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return value.half() if value.dtype == torch.float32 else value
+    if isinstance(value, dict):
+        return {key: _half(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_half(item) for item in value]
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return tuple(_half(item) for item in value)
+    return value
+
+
+def write_manifest(output: Path, language: str, processors: dict[str, str]) -> dict[str, Any]:
+    """The manifest :mod:`checkpoints.extract.parse` loads, plus stanza's ``resources.json``.
+
+    stanza's Pipeline reads ``resources.json`` from its ``dir`` even when
+    every model path is given, so an empty one keeps it from looking for
+    (or downloading) its own.
+    """
+    manifest = {"language": language, "processors": processors, "stanza": metadata.version("stanza")}
+    (output / MANIFEST_NAME).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    resources = output / "resources.json"
+    if not resources.exists():
+        resources.write_text("{}\n", encoding="utf-8")
+    return manifest
+
+
+def score_pipeline(
+    model_dir: Path, language: str, dev: Path, work: Path, threads: int
+) -> tuple[dict[str, float], str | None]:
+    """Dev F1 of the whole trained pipeline from raw text, by stanza's CoNLL 2018 scorer.
+
+    The raw text is rebuilt from the dev treebank, so tokenization errors
+    count, as they will on users' text. The scorer refuses output whose
+    characters differ from the gold text (a weak MWT model can invent some);
+    then no scores and the scorer's reason are returned, and the trained
+    models are kept all the same.
+    """
+    import torch
+    from stanza.models.common.utils import UDError, ud_scores
+    from stanza.utils.conll import CoNLL
+    from stanza.utils.datasets.conllu_to_text import convert_text
+
+    from checkpoints.extract.parse import load_trained_pipeline
+
+    torch.set_num_threads(threads)
+    text_file = work / "score-dev.txt"
+    with redirect_stdout(io.StringIO()):
+        convert_text(str(dev), str(text_file))
+    pipeline = load_trained_pipeline(model_dir, language, split_sentences=True)
+    document = pipeline(text_file.read_text(encoding="utf-8"))
+    predicted = work / "score-dev.pred.conllu"
+    CoNLL.write_doc2conll(document, str(predicted))
+    try:
+        evaluation = ud_scores(str(dev), str(predicted))
+    except UDError as error:
+        return {}, " ".join(str(error).split())[:300]
+    names = {"tokens_f1": "Tokens", "words_f1": "Words", "upos": "UPOS", "lemma_f1": "Lemmas", "uas": "UAS", "las": "LAS"}
+    return {key: round(100 * evaluation[metric].f1, 2) for key, metric in names.items()}, None
+
+
+def write_scores(result: TrainResult) -> Path:
+    """``scores.json``: the dev figures and exactly how the models were trained."""
+    path = result.output / SCORES_NAME
+    content = {
+        "dev_scores": result.dev_scores,
+        "scoring_error": result.scoring_error,
+        "settings": result.settings,
+        "model_bytes": result.model_bytes,
+        "stages": [
+            {"name": stage.name, "model_file": stage.model_file, "seconds": stage.seconds, "arguments": _portable(stage.arguments)}
+            for stage in result.stages
+        ],
+    }
+    path.write_text(json.dumps(content, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def _portable(arguments: Sequence[str]) -> list[str]:
+    """Arguments with the run's temporary paths reduced to file names (they no longer exist)."""
+    temp = tempfile.gettempdir()
+    return [Path(argument).name if argument.startswith(temp) else argument for argument in arguments]
+
+
+def copy_license(source: Path, output: Path) -> Path | None:
+    """Copy ``LICENSE*`` files next to a treebank into the model directory.
+
+    Models trained on UD data inherit the treebank's licence (EWT and GSD are
+    CC BY-SA 4.0), so the licence travels with the model.
+    """
+    copied = None
+    prefix = source.name.split("-ud-")[0]
+    for licence in sorted(source.parent.glob(f"LICENSE-{prefix}*")):
+        copied = output / licence.name
+        shutil.copyfile(licence, copied)
+    return copied

@@ -1,0 +1,287 @@
+"""``checkpoints models train`` and the model directories it writes, with the real stanza.
+
+The tiny models in ``tests/data/models`` (made by ``models train --size tiny``
+on a few hundred UD sentences, see their README) run through the real
+``stanza.Pipeline``: their tags are poor, but tokens, tags and trees are real
+model output. Nothing here touches the network: every pipeline is built with
+``download_method=None`` and a stand-in makes any download attempt fail.
+"""
+
+from __future__ import annotations
+
+import json
+import lzma
+import shutil
+from pathlib import Path
+
+import pytest
+
+from checkpoints.errors import InputError, ModelNotAvailable
+from checkpoints.extract.parse import (
+    MANIFEST_NAME,
+    StanzaParser,
+    find_trained_models,
+    load_trained_pipeline,
+)
+from checkpoints.extract.train_models import (
+    TrainRequest,
+    concatenate_conllu,
+    has_multiword_tokens,
+    shrink_model_file,
+    train_models,
+    treebank_shorthand,
+)
+
+DATA = Path(__file__).parent.parent / "data"
+MODELS = DATA / "models"
+UD = DATA / "ud"
+EN_TINY = MODELS / "en-tiny"
+DE_TINY = MODELS / "de-tiny"
+
+
+@pytest.fixture(autouse=True)
+def no_downloads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any attempt of stanza to fetch a file fails the test instead of reaching the network."""
+    import stanza.resources.common as resources
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"stanza tried to download: {args} {kwargs}")
+
+    monkeypatch.setattr(resources, "download", refuse)
+    monkeypatch.setattr(resources, "request_file", refuse)
+    monkeypatch.delenv("CHECKPOINTS_STANZA_DIR", raising=False)
+
+
+def sentences(path: Path, first: int, count: int) -> str:
+    """``count`` CoNLL-U sentences from the ``first``-th (0-based) of an .xz treebank slice."""
+    with lzma.open(path, "rt", encoding="utf-8") as handle:
+        blocks = handle.read().strip().split("\n\n")
+    return "\n\n".join(blocks[first : first + count]) + "\n\n"
+
+
+# -- the shipped tiny models ---------------------------------------------------
+
+
+@pytest.mark.parametrize("directory", [EN_TINY, DE_TINY])
+def test_tiny_models_are_small_and_licensed(directory: Path) -> None:
+    manifest = json.loads((directory / MANIFEST_NAME).read_text(encoding="utf-8"))
+    files = [directory / name for name in manifest["processors"].values()]
+    assert {"tokenize", "pos", "lemma", "depparse"} <= set(manifest["processors"])
+    assert sum(path.stat().st_size for path in directory.iterdir()) < 1_000_000
+    assert all(path.is_file() for path in files)
+    assert list(directory.glob("LICENSE-*.txt"))
+    assert "models train" in (directory / "README.md").read_text(encoding="utf-8")
+
+
+def test_tiny_english_model_parses_raw_text_through_stanza() -> None:
+    parser = StanzaParser("en", model_dir=str(EN_TINY))
+    parsed = parser.parse(["The dog barked at the mailman.", "I like green tea, but not coffee."], "en")
+    assert len(parsed) == 2
+    first = parsed[0]
+    assert "".join(token.form for token in first.tokens) == "Thedogbarkedatthemailman."
+    upos = {"ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART", "PRON", "PROPN", "PUNCT", "SCONJ", "SYM", "VERB", "X"}
+    for sentence in parsed:
+        assert all(token.upos in upos for token in sentence.tokens)
+        assert all(0 <= token.head <= len(sentence.tokens) for token in sentence.tokens)
+        assert sum(token.head == 0 for token in sentence.tokens) >= 1
+        assert all(token.lemma != "_" and token.deprel != "_" for token in sentence.tokens)
+    assert parser.settings()["processors"]["depparse"] == "trained:depparse.pt"
+
+
+def test_a_folder_of_model_directories_serves_both_languages() -> None:
+    english = find_trained_models(MODELS, "en")
+    german = find_trained_models(MODELS, "de")
+    assert english is not None and english.directory == EN_TINY
+    assert german is not None and german.directory == DE_TINY
+    parsed = StanzaParser("de", model_dir=str(MODELS)).parse(["Der Hund bellt."], "de")
+    assert parsed[0].tokens and all(token.upos != "_" for token in parsed[0].tokens)
+
+
+def test_environment_variable_names_the_model_directory(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CHECKPOINTS_STANZA_DIR", str(MODELS))
+    parsed = StanzaParser("en").parse(["Cats sleep."], "en")
+    assert [token.form for token in parsed[0].tokens][:1] == ["Cats"]
+
+
+def test_pretokenized_input_keeps_the_given_words() -> None:
+    parser = StanzaParser("en", model_dir=str(EN_TINY), pretokenized=True)
+    parsed = parser.parse(["I do n't know ."], "en")
+    assert [token.form for token in parsed[0].tokens] == ["I", "do", "n't", "know", "."]
+    assert "mwt" not in parser.settings()["processors"]
+
+
+def test_loading_never_downloads_even_with_an_empty_resources_json(tmp_path: Path) -> None:
+    copy = tmp_path / "en"
+    shutil.copytree(EN_TINY, copy)
+    assert json.loads((copy / "resources.json").read_text(encoding="utf-8")) == {}
+    pipeline = load_trained_pipeline(copy, "en")
+    assert pipeline("Hello world.").sentences[0].words
+
+
+# -- errors: one line naming the directory and what is missing -------------------
+
+
+def test_missing_model_directory(tmp_path: Path) -> None:
+    parser = StanzaParser("en", model_dir=str(tmp_path / "nowhere"))
+    with pytest.raises(ModelNotAvailable) as caught:
+        parser.parse(["Hello."], "en")
+    assert str(caught.value) == f"{tmp_path / 'nowhere'}: no such model directory"
+
+
+def test_directory_missing_a_processor_file(tmp_path: Path) -> None:
+    copy = tmp_path / "en"
+    shutil.copytree(EN_TINY, copy)
+    (copy / "depparse.pt").unlink()
+    with pytest.raises(ModelNotAvailable) as caught:
+        StanzaParser("en", model_dir=str(copy)).parse(["Hello."], "en")
+    assert str(caught.value) == f"{copy}: incomplete model directory: depparse model depparse.pt is missing"
+
+
+def test_manifest_without_a_required_processor(tmp_path: Path) -> None:
+    copy = tmp_path / "en"
+    shutil.copytree(EN_TINY, copy)
+    manifest = json.loads((copy / MANIFEST_NAME).read_text(encoding="utf-8"))
+    del manifest["processors"]["pos"]
+    (copy / MANIFEST_NAME).write_text(json.dumps(manifest), encoding="utf-8")
+    with pytest.raises(ModelNotAvailable, match=r"incomplete model directory: no pos model$"):
+        find_trained_models(copy, "en")
+
+
+def test_directory_for_another_language(tmp_path: Path) -> None:
+    with pytest.raises(ModelNotAvailable) as caught:
+        StanzaParser("zh", model_dir=str(MODELS)).parse(["你好。"], "zh")
+    assert str(caught.value) == f"{MODELS}: no trained models for 'zh' (found: de, en)"
+
+
+def test_cli_reports_an_incomplete_directory_in_one_line(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    copy = tmp_path / "models" / "en"
+    shutil.copytree(EN_TINY, copy)
+    (copy / "pos.pt").unlink()
+    source, reference = tmp_path / "src.en", tmp_path / "ref.de"
+    source.write_text("The house is red.\n", encoding="utf-8")
+    reference.write_text("Das Haus ist rot.\n", encoding="utf-8")
+    code, _out, err = run_cli("build", "--db", tmp_path / "x.db", "--src-lang", "en", "--tgt-lang", "de",
+                              "--source", source, "--reference", reference, "--stanza-dir", copy.parent,
+                              "--aligner", "eflomal")
+    assert code == 1
+    assert err == f"checkpoints: error: {copy}: incomplete model directory: pos model pos.pt is missing\n"
+
+
+# -- a raw-text build with the tiny models ------------------------------------------
+
+
+def test_raw_text_build_with_the_tiny_models(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("eflomal")
+    source, reference = tmp_path / "src.en", tmp_path / "ref.de"
+    english = ["The old man reads a book.", "My sister bought two red apples.", "The children play in the garden.",
+               "We will visit the museum tomorrow.", "She can not find her keys."] * 4
+    german = ["Der alte Mann liest ein Buch.", "Meine Schwester kaufte zwei rote Äpfel.", "Die Kinder spielen im Garten.",
+              "Wir werden morgen das Museum besuchen.", "Sie kann ihre Schlüssel nicht finden."] * 4
+    source.write_text("\n".join(english) + "\n", encoding="utf-8")
+    reference.write_text("\n".join(german) + "\n", encoding="utf-8")
+    db = tmp_path / "raw.db"
+    code, _out, err = run_cli("build", "--db", db, "--src-lang", "en", "--tgt-lang", "de", "--source", source,
+                             "--reference", reference, "--stanza-dir", MODELS, "--aligner", "eflomal",
+                             "--taxonomy", "ud", "--no-noise-filter", "--no-confirm", "--no-parallel-filter")
+    assert code == 0, err
+    from checkpoints.db.repo import load_suite
+    from checkpoints.db.session import open_engine, transaction
+
+    engine = open_engine(db, create=False)
+    with transaction(engine) as session:
+        suite = load_suite(session)
+    engine.dispose()
+    assert len(suite.pairs) == len(english)
+    assert suite.checkpoints
+    first = suite.pairs[0]
+    assert first.source.tokens[0].form == "The" and first.references[0].tokens[0].form == "Der"
+    assert all(token.upos != "_" for token in first.source.tokens + first.references[0].tokens)
+    assert suite.options["parser"].startswith("stanza")
+
+
+# -- training ------------------------------------------------------------------------
+
+
+def test_models_train_end_to_end_through_the_cli(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    train = tmp_path / "train.conllu"
+    train.write_text(sentences(UD / "en_ewt-ud-train-first300.conllu.xz", 0, 40), encoding="utf-8")
+    packed_dev = tmp_path / "dev.conllu.xz"
+    with lzma.open(packed_dev, "wt", encoding="utf-8") as handle:
+        handle.write(sentences(UD / "en_ewt-ud-dev-first100.conllu.xz", 0, 10))
+    output = tmp_path / "out"
+    code, out, err = run_cli("models", "train", "en", "--treebank", train, "--dev", packed_dev,
+                             "--output", output, "--size", "tiny", "--threads", "1")
+    assert code == 0, err
+    assert "UPOS" in out and "LAS" in out
+    scores = json.loads((output / "scores.json").read_text(encoding="utf-8"))
+    assert scores["settings"]["size"] == "tiny" and scores["settings"]["threads"] == 1
+    assert [stage["name"] for stage in scores["stages"]] == ["tokenize", "mwt", "pos", "lemma", "depparse"]
+    assert set(scores["dev_scores"]) >= {"tokens_f1", "upos", "lemma_f1", "las"}
+    assert all(0 <= value <= 100 for value in scores["dev_scores"].values())
+    assert sum(path.stat().st_size for path in output.iterdir()) < 1_000_000
+    parsed = StanzaParser("en", model_dir=str(output)).parse(["This is a test."], "en")
+    assert parsed[0].tokens
+
+
+def test_bad_treebank_path_is_one_line(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    missing = tmp_path / "missing.conllu.xz"
+    dev = UD / "en_ewt-ud-dev-first100.conllu.xz"
+    code, out, err = run_cli("models", "train", "en", "--treebank", missing, "--dev", dev, "--output", tmp_path / "out")
+    assert code == 1
+    assert out == ""
+    assert err == f"checkpoints: error: {missing}: no such file\n"
+    assert not (tmp_path / "out").exists()
+
+
+def test_treebank_that_is_not_conllu(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.conllu.xz"
+    broken.write_bytes(b"not xz at all")
+    with pytest.raises(InputError, match=r"broken\.conllu\.xz: cannot read as CoNLL-U"):
+        concatenate_conllu([broken], tmp_path / "train.conllu")
+    empty = tmp_path / "empty.conllu"
+    empty.write_text("# just a comment\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"empty\.conllu: no sentences in this CoNLL-U file"):
+        train_models(TrainRequest("en", [empty], empty, tmp_path / "out", size="tiny"))
+
+
+def test_bad_size_and_language(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    dev = UD / "en_ewt-ud-dev-first100.conllu.xz"
+    code, _out, err = run_cli("models", "train", "en", "--treebank", dev, "--dev", dev, "--output", tmp_path / "o", "--size", "huge")
+    assert (code, err) == (2, "checkpoints: error: size 'huge': choose tiny, small or full\n")
+    code, _out, err = run_cli("models", "train", "English", "--treebank", dev, "--dev", dev, "--output", tmp_path / "o")
+    assert code == 2 and err.count("\n") == 1 and "stanza language code" in err
+
+
+def test_help_shows_examples(run_cli) -> None:  # type: ignore[no-untyped-def]
+    code, out, _err = run_cli("models", "train", "--help")
+    assert code == 0
+    assert "--treebank" in out and "--size" in out and "checkpoints models train en" in out
+
+
+def test_concatenation_keeps_sentences_apart_and_finds_multiword_tokens(tmp_path: Path) -> None:
+    one = tmp_path / "one.conllu"
+    one.write_text("1\tHi\thi\tINTJ\tUH\t_\t0\troot\t_\t_\n", encoding="utf-8")  # no final blank line
+    two = tmp_path / "two.conllu"
+    two.write_text("1-2\tdon't\t_\t_\t_\t_\t_\t_\t_\t_\n1\tdo\tdo\tAUX\tVBP\t_\t0\troot\t_\t_\n2\tn't\tnot\tPART\tRB\t_\t1\tadvmod\t_\t_\n\n\n",
+                   encoding="utf-8")
+    joined = concatenate_conllu([one, two], tmp_path / "all.conllu")
+    assert joined.read_text(encoding="utf-8").split("\n\n")[0] == one.read_text(encoding="utf-8").rstrip("\n")
+    assert "\n\n\n" not in joined.read_text(encoding="utf-8")
+    assert has_multiword_tokens(joined)
+    assert not has_multiword_tokens(one)
+
+
+def test_shorthand_from_ud_file_names() -> None:
+    assert treebank_shorthand("en", Path("en_ewt-ud-train.conllu.xz")) == "en_ewt"
+    assert treebank_shorthand("de", Path("mine.conllu")) == "de_custom"
+
+
+def test_shrunk_model_files_hold_half_precision_and_no_optimizer(tmp_path: Path) -> None:
+    import torch
+
+    source = tmp_path / "model.pt"
+    torch.save({"model": {"w": torch.ones(3)}, "optimizer_state_dict": {"x": 1}, "config": {"a": 1}}, source)
+    shrink_model_file(source, tmp_path / "small.pt")
+    shrunk = torch.load(tmp_path / "small.pt", weights_only=True)
+    assert shrunk["model"]["w"].dtype == torch.float16
+    assert "optimizer_state_dict" not in shrunk and shrunk["config"] == {"a": 1}
