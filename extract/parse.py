@@ -181,6 +181,7 @@ class StanzaParser:
             pretokenized=self.pretokenized,
         )
         options: dict[str, object] = {"tokenize_pretokenized": True} if self.pretokenized else {"tokenize_no_ssplit": True}
+        options["tokenize_max_seqlen"] = TOKENIZE_MAX_SEQLEN
         try:
             pipeline = stanza.Pipeline(
                 self.language,
@@ -201,6 +202,9 @@ class StanzaParser:
 
 MODEL_DIR_VARIABLE = "CHECKPOINTS_STANZA_DIR"
 """Environment variable naming the model directory when ``--stanza-dir`` is not given."""
+
+TOKENIZE_MAX_SEQLEN = 1000
+"""stanza's own default window; tokens up to this length keep their text."""
 
 MANIFEST_NAME = "manifest.json"
 """What ``checkpoints models train`` writes into a model directory: language and model file per processor."""
@@ -286,6 +290,9 @@ def load_trained_pipeline(
         raise ModelNotAvailable(f"{model_dir}: no {MANIFEST_NAME}: not a directory written by 'checkpoints models train'")
     processors = [name for name in BASE_PROCESSORS if name in models.processors and name not in skip]
     options: dict[str, object] = {f"{name}_model_path": str(models.directory / models.processors[name]) for name in processors}
+    # stanza replaces tokens longer than the tokenizer's training window (100
+    # characters: a long URL) with "<UNK>", which loses the user's text
+    options["tokenize_max_seqlen"] = TOKENIZE_MAX_SEQLEN
     if pretokenized:
         options["tokenize_pretokenized"] = True
     elif not split_sentences:

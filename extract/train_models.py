@@ -35,11 +35,14 @@ from typing import Any
 
 from checkpoints.errors import CheckpointsError, InputError, UsageError, check_choice
 from checkpoints.extract.parse import MANIFEST_NAME
+from checkpoints.extract.score_models import SCORES_NAME, score_pipeline
 
-SCORES_NAME = "scores.json"
 SIZES = ("tiny", "small", "full")
 STAGES = ("tokenize", "mwt", "pos", "lemma", "depparse")
 """Training order: each later stage's pipeline needs the earlier ones."""
+
+NO_SPACE_LANGUAGES = ("zh", "ja", "th")
+"""Languages written without spaces between words, whose tokenizer must skip line breaks."""
 
 STAGE_MODULES = {
     "tokenize": "stanza.models.tokenizer",
@@ -127,6 +130,9 @@ class TrainRequest:
         threads: CPU threads torch may use in each stage.
         log_dir: where each stage's log is kept; None keeps them only for
             the run (a failing stage's last lines reach the error anyway).
+        held_out: CoNLL-U never seen in training nor early stopping; the
+            whole pipeline is scored on it too, since dev scores are
+            optimistic (the best checkpoint was chosen on dev).
     """
 
     language: str
@@ -136,6 +142,7 @@ class TrainRequest:
     size: str = "small"
     threads: int = 1
     log_dir: Path | None = None
+    held_out: Path | None = None
 
 
 @dataclass(slots=True)
@@ -154,6 +161,8 @@ class TrainResult:
     model_bytes: int
     settings: dict[str, Any] = field(default_factory=dict)
     scoring_error: str | None = None
+    held_out_scores: dict[str, float] = field(default_factory=dict)
+    held_out_error: str | None = None
 
 
 class StageFailed(CheckpointsError, RuntimeError):
@@ -190,11 +199,20 @@ def train_models(request: TrainRequest, progress: Progress = no_progress) -> Tra
         advance = progress("scoring the pipeline on dev", 1)
         scores, error = score_pipeline(request.output, request.language, dev, work, request.threads)
         advance(1)
+        held_out_scores: dict[str, float] = {}
+        held_out_error = None
+        if request.held_out is not None:
+            advance = progress("scoring the pipeline on the held-out file", 1)
+            held_out = concatenate_conllu([request.held_out], work / "held-out.conllu")
+            held_out_scores, held_out_error = score_pipeline(request.output, request.language, held_out, work, request.threads)
+            advance(1)
     result = TrainResult(
         output=request.output,
         stages=results,
         dev_scores=scores,
         scoring_error=error,
+        held_out_scores=held_out_scores,
+        held_out_error=held_out_error,
         model_bytes=sum((request.output / f).stat().st_size for f in manifest["processors"].values()),
         settings=_settings(request, shorthand),
     )
@@ -210,7 +228,7 @@ def _check_request(request: TrainRequest) -> None:
         raise UsageError(f"threads must be at least 1, not {request.threads}")
     if not request.treebanks:
         raise UsageError("no training treebank given")
-    for path in [*request.treebanks, request.dev]:
+    for path in [*request.treebanks, request.dev, *([request.held_out] if request.held_out else [])]:
         if not path.is_file():
             raise InputError(path, None, "no such file" if not path.exists() else "not a file")
     if request.output.exists() and not request.output.is_dir():
@@ -223,6 +241,7 @@ def _settings(request: TrainRequest, shorthand: str) -> dict[str, Any]:
         "shorthand": shorthand,
         "treebanks": [str(path) for path in request.treebanks],
         "dev": str(request.dev),
+        "held_out": str(request.held_out) if request.held_out else None,
         "size": request.size,
         "threads": request.threads,
         "stanza": metadata.version("stanza"),
@@ -315,6 +334,9 @@ def stage_arguments(
             "--dev_txt_file", str(dev_text), "--dev_label_file", str(dev_labels), "--dev_conll_gold", str(dev),
             "--conll_file", str(work / "tokenize-dev.pred.conllu"), "--lang", request.language,
         ]
+        if request.language.split("-")[0] in NO_SPACE_LANGUAGES:
+            # as stanza's run_tokenizer does: line breaks inside these texts are not word breaks
+            files.append("--skip_newline")
     else:
         files = [
             "--train_file", str(train), "--eval_file", str(dev),
@@ -449,46 +471,14 @@ def write_manifest(output: Path, language: str, processors: dict[str, str]) -> d
     return manifest
 
 
-def score_pipeline(
-    model_dir: Path, language: str, dev: Path, work: Path, threads: int
-) -> tuple[dict[str, float], str | None]:
-    """Dev F1 of the whole trained pipeline from raw text, by stanza's CoNLL 2018 scorer.
-
-    The raw text is rebuilt from the dev treebank, so tokenization errors
-    count, as they will on users' text. The scorer refuses output whose
-    characters differ from the gold text (a weak MWT model can invent some);
-    then no scores and the scorer's reason are returned, and the trained
-    models are kept all the same.
-    """
-    import torch
-    from stanza.models.common.utils import UDError, ud_scores
-    from stanza.utils.conll import CoNLL
-    from stanza.utils.datasets.conllu_to_text import convert_text
-
-    from checkpoints.extract.parse import load_trained_pipeline
-
-    torch.set_num_threads(threads)
-    text_file = work / "score-dev.txt"
-    with redirect_stdout(io.StringIO()):
-        convert_text(str(dev), str(text_file))
-    pipeline = load_trained_pipeline(model_dir, language, split_sentences=True)
-    document = pipeline(text_file.read_text(encoding="utf-8"))
-    predicted = work / "score-dev.pred.conllu"
-    CoNLL.write_doc2conll(document, str(predicted))
-    try:
-        evaluation = ud_scores(str(dev), str(predicted))
-    except UDError as error:
-        return {}, " ".join(str(error).split())[:300]
-    names = {"tokens_f1": "Tokens", "words_f1": "Words", "upos": "UPOS", "lemma_f1": "Lemmas", "uas": "UAS", "las": "LAS"}
-    return {key: round(100 * evaluation[metric].f1, 2) for key, metric in names.items()}, None
-
-
 def write_scores(result: TrainResult) -> Path:
     """``scores.json``: the dev figures and exactly how the models were trained."""
     path = result.output / SCORES_NAME
     content = {
         "dev_scores": result.dev_scores,
         "scoring_error": result.scoring_error,
+        "held_out_scores": result.held_out_scores,
+        "held_out_error": result.held_out_error,
         "settings": result.settings,
         "model_bytes": result.model_bytes,
         "stages": [

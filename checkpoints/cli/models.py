@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -25,9 +25,6 @@ from checkpoints.cli.common import (
     stdout_console,
 )
 from checkpoints.errors import ModelNotAvailable
-
-if TYPE_CHECKING:
-    from checkpoints.extract.train_models import TrainResult
 
 EXAMPLES = """
 Examples:
@@ -65,6 +62,21 @@ Examples:
 """
 
 
+SCORE_EXAMPLES = """
+The treebank's raw text is rebuilt from its # text lines, parsed by the whole
+pipeline (tokenizer first), and scored by stanza's CoNLL 2018 scorer: tokens,
+UPOS, lemma, UAS and LAS F1.
+
+Examples:
+
+  # the English models on EWT test, kept in models/en/scores.json as held-out scores:
+  checkpoints models score models/en en --treebank en_ewt-ud-test.conllu.xz --record held-out
+
+  # just print the scores on another treebank:
+  checkpoints models score models/en en --treebank en_pud-ud-test.conllu
+"""
+
+
 def register(app: typer.Typer) -> None:
     models_app = typer.Typer(
         no_args_is_help=True,
@@ -72,6 +84,7 @@ def register(app: typer.Typer) -> None:
     )
     models_app.command("download", help="Download the stanza models a build needs for LANG.\n" + EXAMPLES)(download)
     models_app.command("train", help="Train stanza models for LANG offline from UD treebanks.\n" + TRAIN_EXAMPLES)(train)
+    models_app.command("score", help="Score a trained model directory on a UD treebank, from raw text.\n" + SCORE_EXAMPLES)(score)
     app.add_typer(models_app, name="models")
 
 
@@ -145,16 +158,67 @@ def train(
     log_dir: Annotated[
         Path | None, typer.Option("--log-dir", metavar="DIR", help="Keep each stage's stanza log here (default: a temporary folder).")
     ] = None,
+    held_out: Annotated[
+        Path | None,
+        typer.Option("--held-out", help="CoNLL-U kept out of training and early stopping; the pipeline is scored on it too."),
+    ] = None,
 ) -> None:
     quiet_libraries()
     from checkpoints.extract.train_models import TrainRequest, train_models
 
     request = TrainRequest(
-        language=language, treebanks=list(treebank), dev=dev, output=output, size=size, threads=threads, log_dir=log_dir
+        language=language,
+        treebanks=list(treebank),
+        dev=dev,
+        output=output,
+        size=size,
+        threads=threads,
+        log_dir=log_dir,
+        held_out=held_out,
     )
     with progress_bar() as bar:
         result = train_models(request, stage_logger(stage_progress(bar)))
-    render_training(result)
+    rows = {"dev": (result.dev_scores, result.scoring_error)}
+    if held_out is not None:
+        rows["held-out"] = (result.held_out_scores, result.held_out_error)
+    render_scores(f"scores of the trained pipeline from raw text ({result.output})", rows)
+    stages = ", ".join(f"{stage.name} {stage.seconds:.0f} s" for stage in result.stages)
+    stdout_console().print(
+        f"models: {result.model_bytes / 1e6:.1f} MB in {result.output} ({stages}); settings in {result.output}/scores.json"
+    )
+
+
+def score(
+    model_dir: Annotated[Path, typer.Argument(metavar="DIR", help="Model directory written by 'checkpoints models train'.")],
+    language: Annotated[str, typer.Argument(metavar="LANG", help="Language of the models in DIR, as trained (en, de, zh...).")],
+    treebank: Annotated[Path, typer.Option("--treebank", help="Gold CoNLL-U (.conllu or .conllu.xz) with # text lines.")],
+    record: Annotated[
+        str | None,
+        typer.Option("--record", metavar="dev|held-out", help="Also keep the scores in DIR/scores.json under this name."),
+    ] = None,
+    threads: Annotated[int, typer.Option("--threads", help="CPU threads for parsing.")] = 1,
+) -> None:
+    quiet_libraries()
+    from checkpoints.errors import InputError, UsageError, check_choice
+    from checkpoints.extract.parse import find_trained_models
+    from checkpoints.extract.score_models import RECORD_KEYS, record_scores, score_model_directory
+
+    if record is not None:
+        check_choice("--record", record, tuple(RECORD_KEYS))
+    if threads < 1:
+        raise UsageError(f"--threads must be at least 1, not {threads}")
+    if not treebank.is_file():
+        raise InputError(treebank, None, "no such file" if not treebank.exists() else "not a file")
+    if find_trained_models(model_dir, language) is None:
+        raise ModelNotAvailable(f"{model_dir}: no manifest.json: not a directory written by 'checkpoints models train'")
+    with progress_bar() as bar:
+        advance = stage_progress(bar)(f"parsing and scoring {treebank.name}", 1)
+        scores, error = score_model_directory(model_dir, language, treebank, threads)
+        advance(1)
+    render_scores(f"scores of {model_dir} on {treebank.name} from raw text", {treebank.name: (scores, error)})
+    if record is not None:
+        path = record_scores(model_dir, record, treebank, scores, error)
+        stdout_console().print(f"recorded as {record} scores in {path}")
 
 
 def stage_logger(progress: Callable[[str, int], Callable[[int], None]]) -> Callable[[str, int], Callable[[int], None]]:
@@ -174,16 +238,20 @@ def stage_logger(progress: Callable[[str, int], Callable[[int], None]]) -> Calla
     return report
 
 
-def render_training(result: TrainResult) -> None:
+def render_scores(title: str, rows: dict[str, tuple[dict[str, float], str | None]]) -> None:
+    """One row per scored file; a file the scorer refused gets its reason instead."""
     console = stdout_console()
-    table = Table(title=f"dev scores of the trained pipeline ({result.output})")
+    table = Table(title=title)
+    table.add_column("file")
     for column in ("tokens F1", "UPOS", "lemma F1", "UAS", "LAS"):
         table.add_column(column, justify="right")
-    scores = result.dev_scores
-    if scores:
-        table.add_row(*(f"{scores[key]:.2f}" for key in ("tokens_f1", "upos", "lemma_f1", "uas", "las")))
+    refused = []
+    for name, (scores, error) in rows.items():
+        if scores:
+            table.add_row(name, *(f"{scores[key]:.2f}" for key in ("tokens_f1", "upos", "lemma_f1", "uas", "las")))
+        else:
+            refused.append(f"{name} scores not computed: {error}")
+    if table.rows:
         console.print(table)
-    else:
-        console.print(f"dev scores not computed: {result.scoring_error}")
-    stages = ", ".join(f"{stage.name} {stage.seconds:.0f} s" for stage in result.stages)
-    console.print(f"models: {result.model_bytes / 1e6:.1f} MB in {result.output} ({stages}); settings in {result.output}/scores.json")
+    for line in refused:
+        console.print(line)

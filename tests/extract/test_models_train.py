@@ -213,19 +213,54 @@ def test_models_train_end_to_end_through_the_cli(run_cli, tmp_path: Path) -> Non
     packed_dev = tmp_path / "dev.conllu.xz"
     with lzma.open(packed_dev, "wt", encoding="utf-8") as handle:
         handle.write(sentences(UD / "en_ewt-ud-dev-first100.conllu.xz", 0, 10))
+    held_out = tmp_path / "held-out.conllu"
+    held_out.write_text(sentences(UD / "en_ewt-ud-dev-first100.conllu.xz", 10, 10), encoding="utf-8")
     output = tmp_path / "out"
     code, out, err = run_cli("models", "train", "en", "--treebank", train, "--dev", packed_dev,
-                             "--output", output, "--size", "tiny", "--threads", "1")
+                             "--held-out", held_out, "--output", output, "--size", "tiny", "--threads", "1")
     assert code == 0, err
-    assert "UPOS" in out and "LAS" in out
+    assert "UPOS" in out and "LAS" in out and "held-out" in out
     scores = json.loads((output / "scores.json").read_text(encoding="utf-8"))
     assert scores["settings"]["size"] == "tiny" and scores["settings"]["threads"] == 1
+    assert scores["settings"]["held_out"] == str(held_out)
     assert [stage["name"] for stage in scores["stages"]] == ["tokenize", "mwt", "pos", "lemma", "depparse"]
-    assert set(scores["dev_scores"]) >= {"tokens_f1", "upos", "lemma_f1", "las"}
-    assert all(0 <= value <= 100 for value in scores["dev_scores"].values())
+    for key in ("dev_scores", "held_out_scores"):
+        assert set(scores[key]) >= {"tokens_f1", "upos", "lemma_f1", "las"}
+        assert all(0 <= value <= 100 for value in scores[key].values())
+    assert scores["held_out_scores"] != scores["dev_scores"]
+    # models score gives the same figures later, and records them
+    code, out, err = run_cli("models", "score", output, "en", "--treebank", held_out, "--record", "held-out")
+    assert code == 0, err
+    rescored = json.loads((output / "scores.json").read_text(encoding="utf-8"))
+    assert rescored["held_out_scores"] == scores["held_out_scores"]
+    assert rescored["settings"]["held_out"] == "held-out.conllu" and rescored["stages"] == scores["stages"]
+    assert f"{scores['held_out_scores']['las']:.2f}" in out
     assert sum(path.stat().st_size for path in output.iterdir()) < 1_000_000
     parsed = StanzaParser("en", model_dir=str(output)).parse(["This is a test."], "en")
     assert parsed[0].tokens
+
+
+def test_models_score_bad_inputs_are_one_line(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    dev = UD / "en_ewt-ud-dev-first100.conllu.xz"
+    cases = [
+        (("models", "score", EN_TINY, "en", "--treebank", tmp_path / "none.conllu"), "none.conllu: no such file"),
+        (("models", "score", EN_TINY, "en", "--treebank", dev, "--record", "test"), "--record"),
+        (("models", "score", tmp_path, "en", "--treebank", dev), "not a directory written by 'checkpoints models train'"),
+        (("models", "score", EN_TINY, "de", "--treebank", dev), "no trained models for 'de'"),
+    ]
+    for arguments, message in cases:
+        code, _out, err = run_cli(*arguments)
+        assert code != 0 and message in err, (arguments, err)
+        assert len(err.strip().splitlines()) == 1, err
+
+
+def test_a_token_longer_than_the_tokenizer_window_keeps_its_text() -> None:
+    """stanza turns tokens over its model's max_seqlen (100 here) into "<UNK>" unless told otherwise."""
+    url = "http://www.example.com/search?aq=0&oq=crazy+horse+mem&gcx=w&sourceid=chrome&ie=UTF-8&q=crazy+horse+memorial"
+    assert len(url) > 100
+    parsed = StanzaParser("en", model_dir=str(EN_TINY)).parse([f"Look at {url} now ."], "en")
+    assert "<UNK>" not in [token.form for token in parsed[0].tokens]
+    assert "".join(token.form for token in parsed[0].tokens).replace(" ", "") == f"Lookat{url}now."
 
 
 def test_bad_treebank_path_is_one_line(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,93 @@
+"""Score a trained model directory on a UD treebank, from raw text.
+
+Both ``checkpoints models train`` (dev, and a held-out file) and
+``checkpoints models score`` (any treebank, any time later) use this, so the
+figures in a model's ``scores.json`` are always made the same way: the raw
+text is rebuilt from the treebank, parsed by the whole pipeline, and scored
+by stanza's copy of the CoNLL 2018 shared task scorer, so tokenization
+errors count as they will on users' text.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any
+
+from checkpoints.errors import InputError
+
+SCORES_NAME = "scores.json"
+"""Per model directory: the scores and exactly how the models were trained."""
+
+SCORE_NAMES = {"tokens_f1": "Tokens", "words_f1": "Words", "upos": "UPOS", "lemma_f1": "Lemmas", "uas": "UAS", "las": "LAS"}
+"""Our key → the scorer's metric name; values are F1 × 100."""
+
+RECORD_KEYS = {"dev": ("dev_scores", "scoring_error"), "held-out": ("held_out_scores", "held_out_error")}
+"""Where ``models score --record`` keeps its figures in ``scores.json``."""
+
+
+def score_pipeline(
+    model_dir: Path, language: str, gold: Path, work: Path, threads: int
+) -> tuple[dict[str, float], str | None]:
+    """F1 of the whole trained pipeline on ``gold`` (plain CoNLL-U) from raw text.
+
+    The scorer refuses output whose characters differ from the gold text (a
+    weak MWT model can invent some); then no scores and the scorer's reason
+    are returned, and the trained models are kept all the same.
+    """
+    import torch
+    from stanza.models.common.utils import UDError, ud_scores
+    from stanza.utils.conll import CoNLL
+    from stanza.utils.datasets.conllu_to_text import convert_text
+
+    from checkpoints.extract.parse import load_trained_pipeline
+
+    torch.set_num_threads(threads)
+    text_file = work / f"score-{gold.stem}.txt"
+    with redirect_stdout(io.StringIO()):
+        convert_text(str(gold), str(text_file))
+    pipeline = load_trained_pipeline(model_dir, language, split_sentences=True)
+    document = pipeline(text_file.read_text(encoding="utf-8"))
+    predicted = work / f"score-{gold.stem}.pred.conllu"
+    CoNLL.write_doc2conll(document, str(predicted))
+    try:
+        evaluation = ud_scores(str(gold), str(predicted))
+    except UDError as error:
+        return {}, " ".join(str(error).split())[:300]
+    return {key: round(100 * evaluation[metric].f1, 2) for key, metric in SCORE_NAMES.items()}, None
+
+
+def score_model_directory(
+    model_dir: Path, language: str, treebank: Path, threads: int = 1
+) -> tuple[dict[str, float], str | None]:
+    """:func:`score_pipeline` on a treebank as users have it (``.conllu`` or ``.conllu.xz``)."""
+    from checkpoints.extract.train_models import concatenate_conllu
+
+    with tempfile.TemporaryDirectory(prefix="checkpoints-score-") as temp:
+        gold = concatenate_conllu([treebank], Path(temp) / "gold.conllu")
+        return score_pipeline(model_dir, language, gold, Path(temp), threads)
+
+
+def record_scores(
+    model_dir: Path, record: str, treebank: Path, scores: dict[str, float], error: str | None
+) -> Path:
+    """Keep figures from ``models score`` in the directory's ``scores.json`` as dev or held-out scores.
+
+    The settings written at training time stay; the file is replaced in one
+    step so a failure never leaves half of it.
+    """
+    from checkpoints.io.files import write_atomic
+
+    path = model_dir / SCORES_NAME
+    content: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    if not isinstance(content, dict):
+        raise InputError(path, None, "not a scores file (expected a JSON object)")
+    scores_key, error_key = RECORD_KEYS[record]
+    content[scores_key] = scores
+    content[error_key] = error
+    content.setdefault("settings", {})["held_out" if record == "held-out" else "dev"] = treebank.name
+    write_atomic(path, json.dumps(content, indent=2) + "\n")
+    return path
