@@ -358,6 +358,19 @@ _RUNNER = (
 )
 """Child process body: limit torch's threads, then hand over to stanza's module."""
 
+MALLOC_SETTINGS = {
+    "MALLOC_MMAP_THRESHOLD_": str(32 * 1024 * 1024),
+    "MALLOC_TRIM_THRESHOLD_": str(4 * 1024 * 1024 * 1024),
+    "MALLOC_TOP_PAD_": str(256 * 1024 * 1024),
+}
+"""glibc malloc settings for the training child (a user's own values win).
+
+With glibc's defaults the tagger's and parser's per-batch tensors are mapped
+and unmapped from the kernel at every step: measured here, a German tagger
+step of 250 sentences spent two thirds of its time in the kernel on
+page faults (about 250,000 a second). Keeping freed memory in the process
+removes that."""
+
 _STEP = re.compile(r"\bstep\s+(\d+)\s*/\s*(\d+)", re.IGNORECASE)
 """stanza's progress lines: ``Finished STEP 20/600`` (tagger, parser), ``Step 20/1000`` (tokenizer), ``step 20/2050`` (lemmatizer)."""
 
@@ -399,6 +412,8 @@ def run_stanza_module(
     environment = dict(os.environ)
     for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         environment[variable] = str(threads)
+    for variable, value in MALLOC_SETTINGS.items():
+        environment.setdefault(variable, value)
     environment.setdefault("PYTHONUNBUFFERED", "1")
     command = [sys.executable, "-c", _RUNNER, str(threads), module, *arguments]
     advance: Callable[[int], None] | None = None
