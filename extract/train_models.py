@@ -54,8 +54,9 @@ STAGE_MODULES = {
 
 # Per size, the arguments each stage adds to its stanza module's defaults.
 # tiny: tens of steps and tiny dimensions, for tests (seconds, < 1 MB).
-# small: a usable model in minutes. full: stanza's default dimensions are far
-# too slow on one CPU thread (measured here: tagger 6.5 s and parser > 40 s per
+# small: for small treebanks (a few thousand sentences): 400 tagger and parser steps of
+# about 250 sentences, 40 to 70 epochs of such data, about 40 minutes on one thread.
+# full: stanza's default dimensions are far too slow on one CPU thread (measured here: tagger 6.5 s and parser > 40 s per
 # step), so full halves the recurrent and biaffine sizes (tagger about 1.5 s
 # per 100 sentences, parser about 3 s per 2,500 tokens with the other core busy)
 # and sets steps so English EWT (12,544 sentences) trains in about 100 minutes on
@@ -83,12 +84,12 @@ SIZE_ARGS: dict[str, dict[str, tuple[str, ...]]] = {
         "tokenize": ("--steps", "600", "--eval_steps", "200"),
         "mwt": ("--num_epoch", "5"),
         "pos": (
-            "--max_steps", "1000", "--eval_interval", "200", "--fix_eval_interval",
+            "--max_steps", "400", "--eval_interval", "100", "--fix_eval_interval",
             "--hidden_dim", "100", "--char_hidden_dim", "100", "--deep_biaff_hidden_dim", "200",
         ),
         "lemma": ("--num_epoch", "3"),
         "depparse": (
-            "--max_steps", "1000", "--eval_interval", "200", "--hidden_dim", "200", "--char_hidden_dim", "100",
+            "--max_steps", "400", "--eval_interval", "100", "--hidden_dim", "200", "--char_hidden_dim", "100",
             "--deep_biaff_hidden_dim", "200", "--num_layers", "2",
         ),
     },
@@ -143,6 +144,8 @@ class TrainRequest:
     threads: int = 1
     log_dir: Path | None = None
     held_out: Path | None = None
+    stages: Sequence[str] | None = None
+    """Retrain only these stages in an existing model directory (None: all)."""
 
 
 @dataclass(slots=True)
@@ -179,6 +182,7 @@ def train_models(request: TrainRequest, progress: Progress = no_progress) -> Tra
         StageFailed: a stanza training module failed.
     """
     _check_request(request)
+    kept = kept_stages(request)
     request.output.mkdir(parents=True, exist_ok=True)
     # a directory being retrained must not load as complete until every stage is done
     (request.output / MANIFEST_NAME).unlink(missing_ok=True)
@@ -189,11 +193,12 @@ def train_models(request: TrainRequest, progress: Progress = no_progress) -> Tra
         train = concatenate_conllu(request.treebanks, work / "train.conllu")
         dev = concatenate_conllu([request.dev], work / "dev.conllu")
         shorthand = treebank_shorthand(request.language, request.treebanks[0])
-        stages = [name for name in STAGES if name != "mwt" or has_multiword_tokens(train)]
+        stages = [name for name in STAGES if (name != "mwt" or has_multiword_tokens(train)) and name not in kept]
         results = []
         for name in stages:
             results.append(_train_stage(name, request, shorthand, train, dev, work, log_dir, progress))
-        manifest = write_manifest(request.output, request.language, {r.name: r.model_file for r in results})
+        processors = {**kept, **{r.name: r.model_file for r in results}}
+        manifest = write_manifest(request.output, request.language, {name: processors[name] for name in STAGES if name in processors})
         for treebank in request.treebanks:
             copy_license(treebank, request.output)
         advance = progress("scoring the pipeline on dev", 1)
@@ -218,6 +223,29 @@ def train_models(request: TrainRequest, progress: Progress = no_progress) -> Tra
     )
     write_scores(result)
     return result
+
+
+def kept_stages(request: TrainRequest) -> dict[str, str]:
+    """With ``stages``: the processors of the existing directory that are not retrained.
+
+    Raises:
+        UsageError: an unknown stage, or no complete model directory for the
+            language to retrain stages in.
+    """
+    if request.stages is None:
+        return {}
+    for name in request.stages:
+        check_choice("stage", name, STAGES)
+    from checkpoints.errors import ModelNotAvailable
+    from checkpoints.extract.parse import find_trained_models
+
+    try:
+        existing = find_trained_models(request.output, request.language) if request.output.is_dir() else None
+    except ModelNotAvailable as error:
+        raise UsageError(f"cannot retrain stages: {error}") from error
+    if existing is None:
+        raise UsageError(f"{request.output}: no trained models to retrain stages in: train every stage first")
+    return {name: file for name, file in existing.processors.items() if name not in request.stages}
 
 
 def _check_request(request: TrainRequest) -> None:
@@ -489,6 +517,14 @@ def write_manifest(output: Path, language: str, processors: dict[str, str]) -> d
 def write_scores(result: TrainResult) -> Path:
     """``scores.json``: the dev figures and exactly how the models were trained."""
     path = result.output / SCORES_NAME
+    retrained = {stage.name for stage in result.stages}
+    earlier = []
+    if path.is_file():  # stages kept from an earlier training keep their record
+        earlier = [stage for stage in json.loads(path.read_text(encoding="utf-8")).get("stages", []) if stage.get("name") not in retrained]
+    new = [
+        {"name": stage.name, "model_file": stage.model_file, "seconds": stage.seconds, "arguments": _portable(stage.arguments)}
+        for stage in result.stages
+    ]
     content = {
         "dev_scores": result.dev_scores,
         "scoring_error": result.scoring_error,
@@ -496,10 +532,7 @@ def write_scores(result: TrainResult) -> Path:
         "held_out_error": result.held_out_error,
         "settings": result.settings,
         "model_bytes": result.model_bytes,
-        "stages": [
-            {"name": stage.name, "model_file": stage.model_file, "seconds": stage.seconds, "arguments": _portable(stage.arguments)}
-            for stage in result.stages
-        ],
+        "stages": sorted(earlier + new, key=lambda stage: STAGES.index(stage["name"]) if stage["name"] in STAGES else len(STAGES)),
     }
     path.write_text(json.dumps(content, indent=2) + "\n", encoding="utf-8")
     return path

@@ -54,6 +54,10 @@ Examples:
   checkpoints models train en --treebank en_ewt-ud-train.conllu.xz \\
       --dev en_ewt-ud-dev.conllu.xz --output models/en --size full --threads 1
 
+  # retrain only the tagger of an existing model directory, with a held-out score:
+  checkpoints models train en --treebank en_ewt-ud-train.conllu.xz --dev en_ewt-ud-dev.conllu.xz \\
+      --output models/en --size full --stage pos --held-out en_ewt-ud-test.conllu.xz
+
   # a tiny model in seconds, for tests (tens of steps, under 1 MB):
   checkpoints models train en --treebank few.conllu --dev few-dev.conllu --output /tmp/en-tiny --size tiny
 
@@ -153,7 +157,7 @@ def train(
     ],
     dev: Annotated[Path, typer.Option("--dev", help="Development CoNLL-U (.conllu or .conllu.xz): early stopping and the reported scores.")],
     output: Annotated[Path, typer.Option("--output", metavar="DIR", help="Model directory to write (pass it, or its parent, to build --stanza-dir).")],
-    size: Annotated[str, typer.Option("--size", help="tiny (tests: a minute, < 1 MB), small (minutes) or full (about half stanza's dimensions; EWT: about 100 minutes on one thread).")] = "small",
+    size: Annotated[str, typer.Option("--size", help="tiny (tests: a minute, < 1 MB), small (treebanks of a few thousand sentences: about 40 minutes on one thread) or full (about half stanza's dimensions; EWT: about 100 minutes on one thread).")] = "small",
     threads: Annotated[int, typer.Option("--threads", help="CPU threads each training stage may use.")] = 1,
     log_dir: Annotated[
         Path | None, typer.Option("--log-dir", metavar="DIR", help="Keep each stage's stanza log here (default: a temporary folder).")
@@ -161,6 +165,10 @@ def train(
     held_out: Annotated[
         Path | None,
         typer.Option("--held-out", help="CoNLL-U kept out of training and early stopping; the pipeline is scored on it too."),
+    ] = None,
+    stage: Annotated[
+        list[str] | None,
+        typer.Option("--stage", metavar="NAME", help="Retrain only this stage (tokenize, mwt, pos, lemma, depparse) in an existing DIR; repeat for several."),
     ] = None,
 ) -> None:
     quiet_libraries()
@@ -175,6 +183,7 @@ def train(
         threads=threads,
         log_dir=log_dir,
         held_out=held_out,
+        stages=stage or None,
     )
     with progress_bar() as bar:
         result = train_models(request, stage_logger(stage_progress(bar)))

@@ -235,6 +235,17 @@ def test_models_train_end_to_end_through_the_cli(run_cli, tmp_path: Path) -> Non
     assert rescored["held_out_scores"] == scores["held_out_scores"]
     assert rescored["settings"]["held_out"] == "held-out.conllu" and rescored["stages"] == scores["stages"]
     assert f"{scores['held_out_scores']['las']:.2f}" in out
+    # retraining one stage keeps the other models and their record
+    kept = {name: (output / name).read_bytes() for name in ("tokenize.pt", "lemma.pt", "depparse.pt")}
+    code, out, err = run_cli("models", "train", "en", "--treebank", train, "--dev", packed_dev,
+                             "--output", output, "--size", "tiny", "--stage", "pos")
+    assert code == 0, err
+    assert {name: (output / name).read_bytes() for name in kept} == kept
+    manifest = json.loads((output / "manifest.json").read_text(encoding="utf-8"))
+    assert list(manifest["processors"]) == ["tokenize", "mwt", "pos", "lemma", "depparse"]
+    retrained = json.loads((output / "scores.json").read_text(encoding="utf-8"))
+    assert [stage["name"] for stage in retrained["stages"]] == ["tokenize", "mwt", "pos", "lemma", "depparse"]
+    assert [s for s in retrained["stages"] if s["name"] != "pos"] == [s for s in scores["stages"] if s["name"] != "pos"]
     assert sum(path.stat().st_size for path in output.iterdir()) < 1_000_000
     parsed = StanzaParser("en", model_dir=str(output)).parse(["This is a test."], "en")
     assert parsed[0].tokens
@@ -261,6 +272,15 @@ def test_a_token_longer_than_the_tokenizer_window_keeps_its_text() -> None:
     parsed = StanzaParser("en", model_dir=str(EN_TINY)).parse([f"Look at {url} now ."], "en")
     assert "<UNK>" not in [token.form for token in parsed[0].tokens]
     assert "".join(token.form for token in parsed[0].tokens).replace(" ", "") == f"Lookat{url}now."
+
+
+def test_retraining_a_stage_needs_a_trained_directory(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    dev = UD / "en_ewt-ud-dev-first100.conllu.xz"
+    base = ("models", "train", "en", "--treebank", dev, "--dev", dev, "--size", "tiny")
+    code, _out, err = run_cli(*base, "--output", tmp_path / "empty", "--stage", "pos")
+    assert code != 0 and "no trained models to retrain stages in" in err and len(err.strip().splitlines()) == 1
+    code, _out, err = run_cli(*base, "--output", EN_TINY, "--stage", "tagger")
+    assert code != 0 and "stage" in err and "tagger" in err and len(err.strip().splitlines()) == 1
 
 
 def test_bad_treebank_path_is_one_line(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
