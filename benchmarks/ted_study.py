@@ -12,7 +12,7 @@ span) and needs:
   the repository's ``models/`` folder holds both);
 * eflomal (``pip install 'mt-checkpoints[eflomal]'``);
 * a real English–German dictionary: FreeDict's, from Debian's
-  ``freedict-eng-deu`` package (``--dictionary`` names another file).
+  ``dict-freedict-eng-deu`` package (``--dictionary`` names another file).
 
 Steps, each timed as a user waits for it:
 
@@ -242,7 +242,18 @@ def study(models: Path, dictionary: Path, work: Path) -> dict[str, object]:
                          if any(a < end and start < b for a, b in chars)}
                 for kind in kinds | ({"any"} if kinds else set()):
                     side.overlaps[kind] += 1
-    return {"pairs": len(suite.pairs), "systems": len(systems), "timings": timings, "findings": list(findings.values())}
+    in_error = sum(
+        any(start < e_end and e_start < end for _, e_start, e_end in errors.get((name, position), ()))
+        for name in systems for position, (ranges, _) in enumerate(linked[name]) for start, end in ranges
+    )
+    words = sum(len(ranges) for name in systems for ranges, _ in linked[name])
+    return {
+        "pairs": len(suite.pairs),
+        "systems": len(systems),
+        "timings": timings,
+        "words_in_errors": in_error / words,
+        "findings": list(findings.values()),
+    }
 
 
 def render(report: dict[str, object]) -> str:
@@ -254,6 +265,7 @@ def render(report: dict[str, object]) -> str:
         f"parsing in process: {timings['project_per_s']:.1f} sentences/s (stanza's pipeline directly: "
         f"{timings['stanza_per_s']:.1f}/s; loading the models {timings['load_s']:.1f} s)",
         f"evaluate 13 systems (whole command): {timings['evaluate_s']:.1f} s; aligning the outputs: {timings['align_outputs_s']:.1f} s",
+        f"output words inside a rated error span: {100 * report['words_in_errors']:.1f}%",
         "",
         "| category | check-points | Pearson (p) | Kendall (p) | any error: missed / matched | "
         + " | ".join(f"{kind}: missed / matched" for kind in ERROR_TYPES) + " | missed share | unlinked |",
@@ -287,7 +299,7 @@ def main() -> None:
     parser.add_argument("--format", choices=("table", "json"), default="table")
     args = parser.parse_args()
     if not args.dictionary.is_file():
-        sys.exit(f"{args.dictionary}: no such dictionary: apt-get install freedict-eng-deu, or pass --dictionary")
+        sys.exit(f"{args.dictionary}: no such dictionary: apt-get install dict-freedict-eng-deu, or pass --dictionary")
     with tempfile.TemporaryDirectory(prefix="ted-study-") as temp:
         work = args.work or Path(temp)
         work.mkdir(parents=True, exist_ok=True)

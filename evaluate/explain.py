@@ -85,30 +85,51 @@ class CheckpointExplanation:
 
 
 def _matched_texts(
-    original: Sequence[str],
-    normalised: Sequence[str],
-    candidate: Sequence[str],
-    max_order: int | None,
-    contiguous: Counter[Ngram],
-) -> tuple[list[str], int]:
-    """Matched n-grams in their original spelling, and the reference's n-gram total.
+    reference: ReferenceNgrams, candidate: Sequence[str], contiguous: Counter[Ngram]
+) -> list[str]:
+    """Matched n-grams in their original spelling, each as often as it counts after clipping.
 
     ``contiguous`` counts the candidate's gap-free n-grams (overlapping occurrences
     too, as :func:`ngram_matches` does), so a gap-free n-gram is one dictionary
     look-up; gapped ones are searched part by part.
     """
+    matched: list[str] = []
+    for key, text, count in reference.ngrams:
+        found = ngram_matches(key, candidate) if GAP in key else contiguous.get(key, 0)
+        matched.extend([text] * min(count, found))
+    return matched
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceNgrams:
+    """What matching needs of one check-point reference, whatever the translation."""
+
+    tokens: tuple[str, ...]
+    """Match tokens with ``*`` gaps."""
+    ngrams: tuple[tuple[Ngram, str, int], ...]
+    """Each distinct normalised n-gram, its text in the reference's own spelling (first occurrence) and its count."""
+    total: int
+
+
+@lru_cache(maxsize=256)
+def _reference_ngrams(
+    tokens: tuple[str, ...], tokenize: str, match: str, language: str | None, max_order: int | None
+) -> ReferenceNgrams:
+    """The reference side of :func:`explain`, kept for the next system's translation.
+
+    The HTML report explains every check-point against every system in turn,
+    so the same references come back once per system.
+    """
+    original = reference_match_tokens(list(tokens), get_tokenizer(tokenize))
+    normalised = normalize_tokens(original, normalizer(match, language))
     shown = reference_ngram_list(original, max_order)
     keys = reference_ngram_list(normalised, max_order)
     counts: Counter[Ngram] = Counter(keys)
     spelled: dict[Ngram, Ngram] = {}
     for key, text in zip(keys, shown, strict=True):
         spelled.setdefault(key, text)
-    matched: list[str] = []
-    for key, count in counts.items():
-        found = ngram_matches(key, candidate) if GAP in key else contiguous.get(key, 0)
-        hits = min(count, found)
-        matched.extend([ngram_text(spelled[key])] * hits)
-    return matched, len(keys)
+    ngrams = tuple((key, ngram_text(spelled[key]), count) for key, count in counts.items())
+    return ReferenceNgrams(tuple(original), ngrams, len(keys))
 
 
 def explain(
@@ -125,26 +146,25 @@ def explain(
     ``language`` is the target language, needed for stem matching;
     ``max_order`` the longest n-gram counted (None: all).
     """
-    tokenizer = get_tokenizer(tokenize)
-    normalize = normalizer(match, language)
-    matched_tokens = [reference_match_tokens(reference.tokens, tokenizer) for reference in checkpoint.references]
-    longest = max((len(tokens) for tokens in matched_tokens), default=0)
+    sides = [
+        _reference_ngrams(tuple(reference.tokens), tokenize, str(match), language, max_order)
+        for reference in checkpoint.references
+    ]
+    longest = max((len(side.tokens) for side in sides), default=0)
     limit = longest if max_order is None else min(max_order, longest)
     candidate_tokens, candidate, contiguous = _candidate(translation, tokenize, str(match), language, limit)
     references = []
-    for position, (reference, tokens) in enumerate(zip(checkpoint.references, matched_tokens, strict=True)):
-        matched_ngrams, total = _matched_texts(
-            tokens, normalize_tokens(tokens, normalize), candidate, max_order, contiguous
-        )
+    for position, (reference, side) in enumerate(zip(checkpoint.references, sides, strict=True)):
+        matched_ngrams = _matched_texts(side, candidate, contiguous)
         references.append(
             ReferenceMatch(
                 position=position,
                 reference_index=reference.reference_index,
-                tokens=tokens,
+                tokens=list(side.tokens),
                 dm=float(reference.dm),
                 matched_ngrams=matched_ngrams,
                 matched=len(matched_ngrams),
-                total=total,
+                total=side.total,
             )
         )
     chosen = -1
