@@ -28,17 +28,23 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import sys
 import tempfile
-import time
 from collections import Counter
 from importlib import resources
 from pathlib import Path
 
+from parsing import (
+    DEFAULT_DICTIONARY,
+    check_dictionary,
+    checkpoints_command,
+    parse_speed,
+    run_command,
+    stored_suite,
+)
+
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = Path(str(resources.files("checkpoints"))) / "data" / "demo" / "en_pud.conllu.gz"
 REFERENCE = ROOT / "tests" / "data" / "build" / "de_pud.conllu.gz"
-DEFAULT_DICTIONARY = Path("/usr/share/dictd/freedict-eng-deu.index")
 
 Key = tuple[int, str, tuple[str, ...]]
 
@@ -56,25 +62,9 @@ def first_sentences(conllu: Path, limit: int, target: Path) -> Path:
     return target
 
 
-def build(arguments: list[str]) -> float:
-    import subprocess
-
-    started = time.perf_counter()
-    done = subprocess.run(arguments, capture_output=True, text=True)
-    if done.returncode:
-        sys.exit(f"checkpoints build failed: {done.stderr.strip()[-2000:]}")
-    return time.perf_counter() - started
-
-
 def checkpoints_of(database: Path) -> dict[Key, tuple[str, ...]]:
     """Each check-point as (pair position, category, source words) → its first reference's words."""
-    from checkpoints.db.repo import load_suite
-    from checkpoints.db.session import open_engine, transaction
-
-    engine = open_engine(database, create=False)
-    with transaction(engine) as session:
-        suite = load_suite(session)
-    engine.dispose()
+    suite = stored_suite(database)
     position = {pair.id: index for index, pair in enumerate(suite.pairs)}
     found = {}
     for checkpoint in suite.checkpoints:
@@ -84,33 +74,14 @@ def checkpoints_of(database: Path) -> dict[Key, tuple[str, ...]]:
     return found
 
 
-def parse_speed(models: Path, sentences: list[str]) -> tuple[float, float, float]:
-    import stanza
-
-    from checkpoints.extract.parse import StanzaParser, load_trained_pipeline
-
-    started = time.perf_counter()
-    parser = StanzaParser("en", model_dir=str(models))
-    parser.parse(sentences[:2], "en")
-    load = time.perf_counter() - started
-    started = time.perf_counter()
-    parser.parse(sentences, "en")
-    ours = len(sentences) / (time.perf_counter() - started)
-    pipeline = load_trained_pipeline(models, "en")
-    started = time.perf_counter()
-    pipeline.bulk_process([stanza.Document([], text=text) for text in sentences])
-    return load, ours, len(sentences) / (time.perf_counter() - started)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, required=True, help="folder holding the en and de model directories")
     parser.add_argument("--dictionary", type=Path, default=DEFAULT_DICTIONARY)
     parser.add_argument("--pairs", type=int, default=1000, help="the first N PUD pairs")
     args = parser.parse_args()
-    if not args.dictionary.is_file():
-        sys.exit(f"{args.dictionary}: no such dictionary: apt-get install dict-freedict-eng-deu, or pass --dictionary")
-    executable = str(Path(sys.executable).with_name("checkpoints"))
+    check_dictionary(args.dictionary)
+    executable = checkpoints_command()
     common = ["--src-lang", "en", "--tgt-lang", "de", "--aligner", "eflomal", "--dictionary", str(args.dictionary),
               "--taxonomy", "en", "--name", "pud"]
     with tempfile.TemporaryDirectory(prefix="raw-text-") as temp:
@@ -121,19 +92,19 @@ def main() -> None:
         source = first_sentences(SOURCE, args.pairs, work / "en.conllu")
         reference = first_sentences(REFERENCE, args.pairs, work / "de.conllu")
         seconds = {}
-        seconds["raw"] = build([executable, "build", "--db", str(work / "raw.db"), *common, "--source", str(work / "en.txt"),
+        seconds["raw"] = run_command([executable, "build", "--db", str(work / "raw.db"), *common, "--source", str(work / "en.txt"),
                                 "--reference", str(work / "de.txt"), "--stanza-dir", str(args.models)])
         for name in ("gold", "gold-again"):
-            seconds[name] = build([executable, "build", "--db", str(work / f"{name}.db"), *common,
+            seconds[name] = run_command([executable, "build", "--db", str(work / f"{name}.db"), *common,
                                    "--source-conllu", str(source), "--reference-conllu", str(reference)])
-        load, ours, direct = parse_speed(args.models, english)
+        speed = parse_speed(args.models, "en", english)
         raw, gold, again = (checkpoints_of(work / f"{name}.db") for name in ("raw", "gold", "gold-again"))
     pairs = len(english)
     print(f"PUD en→de, {pairs} sentence pairs, eflomal + {args.dictionary.name}")
     print(f"build from raw text (whole command): {seconds['raw']:.1f} s = {pairs / seconds['raw']:.1f} pairs/s; "
           f"from gold CoNLL-U: {seconds['gold']:.1f} s = {pairs / seconds['gold']:.1f} pairs/s")
-    print(f"parsing the English side in process: {ours:.1f} sentences/s (stanza's pipeline directly: {direct:.1f}/s; "
-          f"loading the models {load:.1f} s)")
+    print(f"parsing the English side in process: {speed.project_per_s:.1f} sentences/s (stanza's pipeline directly: "
+          f"{speed.stanza_per_s:.1f}/s; loading the models {speed.load_s:.1f} s)")
     print()
     print("| category | gold | raw | raw also in gold | gold also in raw | same first reference | gold vs gold again |")
     print("|---|---:|---:|---:|---:|---:|---:|")

@@ -48,8 +48,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import subprocess
-import sys
 import tempfile
 import time
 from collections import defaultdict
@@ -59,10 +57,17 @@ from pathlib import Path
 from statistics import fmean
 
 import numpy as np
+from parsing import (
+    DEFAULT_DICTIONARY,
+    check_dictionary,
+    checkpoints_command,
+    parse_speed,
+    run_command,
+    stored_suite,
+)
 from scipy import stats
 
 TED = Path(__file__).resolve().parent.parent / "tests" / "data" / "metrics" / "ted" / "en-de"
-DEFAULT_DICTIONARY = Path("/usr/share/dictd/freedict-eng-deu.index")
 ERROR_TYPES = ("Accuracy", "Fluency", "Terminology", "Style")
 MISSED_BELOW = 0.5
 """A check-point is missed when less than this share of its chosen reference's n-grams is found."""
@@ -94,15 +99,6 @@ class CategoryFindings:
     unlinked: int = 0
 
 
-def run(command: Sequence[str]) -> float:
-    """Seconds a whole command takes; its output is kept only when it fails."""
-    started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode:
-        sys.exit(f"{' '.join(command[:3])} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
-    return time.perf_counter() - started
-
-
 def read_lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").split("\n")[:-1]
 
@@ -127,26 +123,6 @@ def read_error_spans() -> dict[tuple[str, int], list[tuple[str, int, int]]]:
         if int(start) >= 0:
             spans[(system, int(segment) - 1)].append((category.split("/")[0], int(start), int(end)))
     return spans
-
-
-def parse_speed(models: Path, sources: list[str]) -> dict[str, float]:
-    """Sentences per second: the project's parser and stanza's pipeline on the same text, models loaded once."""
-    import stanza
-
-    from checkpoints.extract.parse import StanzaParser, load_trained_pipeline
-
-    started = time.perf_counter()
-    parser = StanzaParser("en", model_dir=str(models))
-    parser.parse(sources[:2], "en")
-    load = time.perf_counter() - started
-    started = time.perf_counter()
-    parser.parse(sources, "en")
-    ours = time.perf_counter() - started
-    pipeline = load_trained_pipeline(models, "en")
-    started = time.perf_counter()
-    pipeline.bulk_process([stanza.Document([], text=text) for text in sources])
-    direct = time.perf_counter() - started
-    return {"load_s": load, "project_per_s": len(sources) / ours, "stanza_per_s": len(sources) / direct}
 
 
 def link_outputs(suite, dictionary: Path) -> dict[str, list[tuple[list[tuple[int, int]], dict[int, set[int]]]]]:  # type: ignore[no-untyped-def]
@@ -178,28 +154,24 @@ def link_outputs(suite, dictionary: Path) -> dict[str, list[tuple[list[tuple[int
 
 def study(models: Path, dictionary: Path, work: Path) -> dict[str, object]:
     import checkpoints
-    from checkpoints.db.repo import load_suite
-    from checkpoints.db.session import open_engine, transaction
 
-    executable = str(Path(sys.executable).with_name("checkpoints"))
+    executable = checkpoints_command()
     database = work / "ted-ende.db"
     database.unlink(missing_ok=True)
     sources = read_lines(TED / "source.txt")
     timings: dict[str, float] = {}
-    timings["build_s"] = run([
+    timings["build_s"] = run_command([
         executable, "build", "--db", str(database), "--src-lang", "en", "--tgt-lang", "de",
         "--source", str(TED / "source.txt"), "--reference", str(TED / "ref.txt"), "--aligner", "eflomal",
         "--dictionary", str(dictionary), "--stanza-dir", str(models), "--taxonomy", "en", "--name", "ted-ende",
     ])
     systems = system_files()
-    timings["evaluate_s"] = run([executable, "evaluate", "--db", str(database), *(
+    timings["evaluate_s"] = run_command([executable, "evaluate", "--db", str(database), *(
         argument for name, path in systems.items() for argument in ("--system", f"{name}={path}")
     )])
-    timings.update(parse_speed(models, sources))
-    engine = open_engine(database, create=False)
-    with transaction(engine) as session:
-        suite = load_suite(session)
-    engine.dispose()
+    speed = parse_speed(models, "en", sources)
+    timings.update(load_s=speed.load_s, project_per_s=speed.project_per_s, stanza_per_s=speed.stanza_per_s)
+    suite = stored_suite(database)
     evaluation = checkpoints.stored_evaluation(database, list(systems))
     mqm = mqm_system_scores(list(systems))
     human = np.array([mqm[name] for name in systems])
@@ -298,8 +270,7 @@ def main() -> None:
     parser.add_argument("--work", type=Path, help="keep the suite database here (default: a temporary folder)")
     parser.add_argument("--format", choices=("table", "json"), default="table")
     args = parser.parse_args()
-    if not args.dictionary.is_file():
-        sys.exit(f"{args.dictionary}: no such dictionary: apt-get install dict-freedict-eng-deu, or pass --dictionary")
+    check_dictionary(args.dictionary)
     with tempfile.TemporaryDirectory(prefix="ted-study-") as temp:
         work = args.work or Path(temp)
         work.mkdir(parents=True, exist_ok=True)

@@ -37,6 +37,20 @@ def engine_for(store: Store, *, create: bool = False) -> Iterator[Engine]:
         engine.dispose()
 
 
+def load_stored_suite(store: Store, name: str | None = None) -> SuiteData:
+    """A stored suite as core types (``name`` may be left out when the store holds one suite).
+
+    Raises:
+        StoreError: the store cannot be opened or is not a checkpoints store.
+        SuiteError: no such suite, or several and no ``name``.
+    """
+    from checkpoints.db.repo import load_suite
+    from checkpoints.db.session import transaction
+
+    with engine_for(store) as engine, transaction(engine) as session:
+        return load_suite(session, name)
+
+
 def store_new_suite(store: Store, data: SuiteData) -> int:
     """Store a built or imported suite in one transaction and return its id.
 

@@ -9,9 +9,9 @@ import pytest
 from sqlalchemy import func, select
 
 from checkpoints.db.models import Suite
-from checkpoints.db.repo import load_suite
 from checkpoints.db.session import open_engine, transaction
 from checkpoints.model import SuiteData
+from checkpoints.service.store import load_stored_suite
 from checkpoints.taxonomy import load_taxonomy
 
 DATA = Path(__file__).parent.parent / "data"
@@ -33,11 +33,7 @@ TABLE3_DICTIONARY = "they\t他們\noppose\t反對\nbuilding\t建築\nreserve\t�
 
 
 def stored(db: Path) -> SuiteData:
-    engine = open_engine(db, create=False)
-    with transaction(engine) as session:
-        data = load_suite(session)
-    engine.dispose()
-    return data
+    return load_stored_suite(db)
 
 
 def suite_count(db: Path) -> int:

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from checkpoints.db.repo import load_suite
-from checkpoints.db.session import open_engine, transaction
 from checkpoints.model import SuiteData
 from checkpoints.service.evaluate import evaluate_systems
+from checkpoints.service.store import load_stored_suite
 
 PAIRS = 40
 """Enough PUD pairs for every level, and Spanish texts that differ from their tokens ("del", "mar.")."""
@@ -36,11 +35,7 @@ def suite_file(path: Path, categories: list[str], taxonomy: str = "en") -> Path:
 
 
 def stored(db: Path) -> SuiteData:
-    engine = open_engine(db, create=False)
-    with transaction(engine) as session:
-        data = load_suite(session)
-    engine.dispose()
-    return data
+    return load_stored_suite(db)
 
 
 @pytest.fixture

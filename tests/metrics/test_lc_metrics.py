@@ -15,14 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from checkpoints.db.repo import load_suite
-from checkpoints.db.session import open_engine, transaction
 from checkpoints.evaluate.scopes import PAIRS as PAIRS_COLUMN
 from checkpoints.evaluate.scoring import CheckpointScorer
 from checkpoints.model import SuiteData
 from checkpoints.service.build import BuildRequest, build_suite
 from checkpoints.service.evaluate import evaluate_systems
-from checkpoints.service.store import store_new_suite
+from checkpoints.service.store import load_stored_suite, store_new_suite
 
 PAIRS = 40
 SYSTEMS = ("direct", "pivot")
@@ -57,11 +55,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def stored(db: Path) -> SuiteData:
-    engine = open_engine(db, create=False)
-    with transaction(engine) as session:
-        data = load_suite(session)
-    engine.dispose()
-    return data
+    return load_stored_suite(db)
 
 
 def metrics_json(run_cli, demo: dict[str, Path], *extra: object, granularity: str = "sys") -> dict:  # type: ignore[no-untyped-def]
