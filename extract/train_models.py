@@ -56,11 +56,10 @@ STAGE_MODULES = {
 # tiny: tens of steps and tiny dimensions, for tests (seconds, < 1 MB).
 # small: for small treebanks (a few thousand sentences): 400 tagger and parser steps of
 # about 250 sentences, 40 to 70 epochs of such data, about 40 minutes on one thread.
-# full: stanza's default dimensions are far too slow on one CPU thread (measured here: tagger 6.5 s and parser > 40 s per
-# step), so full halves the recurrent and biaffine sizes (tagger about 1.5 s
-# per 100 sentences, parser about 3 s per 2,500 tokens with the other core busy)
-# and sets steps so English EWT (12,544 sentences) trains in about 100 minutes on
-# one thread: about 10 tagger and 13 parser epochs.
+# full: stanza's default dimensions are far too slow on one CPU thread, so full
+# halves the recurrent and biaffine sizes and sets steps so English EWT (12,544
+# sentences) trains in about two hours on one thread: about 32 tagger epochs
+# (tagger about 0.6 s per 100 sentences on a quiet core) and 13 parser epochs.
 SIZE_ARGS: dict[str, dict[str, tuple[str, ...]]] = {
     "tiny": {
         # fewer steps leave a tokenizer that splits nothing, so tokens could not be tested
@@ -97,7 +96,7 @@ SIZE_ARGS: dict[str, dict[str, tuple[str, ...]]] = {
         "tokenize": ("--steps", "1000", "--eval_steps", "250"),
         "mwt": ("--num_epoch", "10"),
         "pos": (
-            "--max_steps", "1200", "--eval_interval", "200", "--fix_eval_interval", "--max_steps_before_stop", "600",
+            "--max_steps", "4000", "--eval_interval", "400", "--fix_eval_interval", "--max_steps_before_stop", "1200",
             "--batch_size", "100", "--hidden_dim", "100", "--char_hidden_dim", "100", "--deep_biaff_hidden_dim", "100",
             "--composite_deep_biaff_hidden_dim", "50", "--char_emb_dim", "50",
         ),

@@ -35,7 +35,7 @@ Examples:
   # Spanish models into a directory of your choice (pass the same one to build --stanza-dir):
   checkpoints models download es --model-dir ./stanza_resources
 
-  # train English models offline from UD English EWT (about 100 minutes on one thread):
+  # train English models offline from UD English EWT (about two hours on one thread):
   checkpoints models train en --treebank en_ewt-ud-train.conllu.xz \\
       --dev en_ewt-ud-dev.conllu.xz --output models/en --size full --threads 1
 """
@@ -50,7 +50,7 @@ records the dev scores and the exact settings.
 
 Examples:
 
-  # a real English model (UPOS/LAS as on EWT dev; about 100 minutes on one thread):
+  # a real English model (about two hours on one thread):
   checkpoints models train en --treebank en_ewt-ud-train.conllu.xz \\
       --dev en_ewt-ud-dev.conllu.xz --output models/en --size full --threads 1
 
@@ -157,7 +157,7 @@ def train(
     ],
     dev: Annotated[Path, typer.Option("--dev", help="Development CoNLL-U (.conllu or .conllu.xz): early stopping and the reported scores.")],
     output: Annotated[Path, typer.Option("--output", metavar="DIR", help="Model directory to write (pass it, or its parent, to build --stanza-dir).")],
-    size: Annotated[str, typer.Option("--size", help="tiny (tests: a minute, < 1 MB), small (treebanks of a few thousand sentences: about 40 minutes on one thread) or full (about half stanza's dimensions; EWT: about 100 minutes on one thread).")] = "small",
+    size: Annotated[str, typer.Option("--size", help="tiny (tests: a minute, < 1 MB), small (treebanks of a few thousand sentences: about 40 minutes on one thread) or full (about half stanza's dimensions; EWT: about two hours on one thread).")] = "small",
     threads: Annotated[int, typer.Option("--threads", help="CPU threads each training stage may use.")] = 1,
     log_dir: Annotated[
         Path | None, typer.Option("--log-dir", metavar="DIR", help="Keep each stage's stanza log here (default: a temporary folder).")
