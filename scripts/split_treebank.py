@@ -44,7 +44,7 @@ def main() -> None:
     for path, start, end in args.part:
         chosen = sentences[start:end]
         if not chosen:
-            parser.error(f"{path}: no sentences in {start}:{end} of {len(sentences)}")
+            parser.error(f"{path}: no sentences in {start}:{'' if end is None else end} of {len(sentences)}")
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("".join(chosen), encoding="utf-8")
         print(f"{path}: {len(chosen)} sentences ({start}..{start + len(chosen) - 1} of {args.treebank.name})")
