@@ -149,7 +149,7 @@ def metrics(
         str, typer.Option("--format", "-f", metavar="mmatrix|smatrix|nist|asiya-xml|json|csv", help="Report format.")
     ] = "mmatrix",
     paraphrase_table: Annotated[
-        Path | None, typer.Option("--paraphrase-table", metavar="FILE", help="phrase<TAB>paraphrase pairs for METEOR-pa.")
+        Path | None, typer.Option("--paraphrase-table", metavar="FILE", help="METEOR-pa's table: Meteor's own (paraphrase-en.gz) or phrase<TAB>paraphrase lines.")
     ] = None,
     function_words: Annotated[
         Path | None, typer.Option("--function-words", metavar="FILE", help="Function words for METEOR (one a line).")

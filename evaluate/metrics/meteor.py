@@ -70,12 +70,19 @@ zh-en and en-de test data (13 systems each); the stemmers also give
 the jar's stems on 744,446 English and 307,994 German word forms.
 ``METEOR-sy`` (``-m "exact stem synonym"``, ``-l en``) gives the jar's
 segment and system scores to 1e-9 (largest difference 3.3e-16), cased and
-lower-cased, on every segment of all 13 TED zh-en systems. Not compared, so
-not claimed: ``METEOR-pa`` (this variant is ``exact stem paraphrase`` over a
-user's ``phrase<TAB>paraphrase`` table; Meteor's paraphrase stage reads its
-own ``paraphrase-en.gz`` through a transducer whose candidate order was not
-reproduced), other languages, and Meteor's own tokenization and ``-norm``
-normalisation.
+lower-cased, on every segment of all 13 TED zh-en systems. ``METEOR-pa``
+(``-m "exact stem paraphrase"``) gives the jar's segment and system scores to
+1e-9 with the jar's own English table (two TED zh-en systems, 100 segments,
+cased and lower-cased; checked once with the whole table, and in the tests
+with the table cut to the segments' phrases, which the jar scores the same),
+and with tables of random phrase pairs for English and German. Two things
+the jar does that the Meteor papers do not say: it gives the modules of
+``-m`` the language's weights by position (:func:`jar_parameters`: English
+paraphrase matches weigh 0.8), and its search ranks partial alignments with
+1.0 for exact and 0.5 for every other module
+(:data:`~checkpoints.evaluate.metrics.meteor_align.SEARCH_WEIGHTS`). Not
+compared, so not claimed: other languages, and Meteor's own tokenization and
+``-norm`` normalisation.
 
 **Several references**: the hypothesis is scored against each; the best
 score wins (the first on ties) and its statistics are kept.
@@ -90,18 +97,16 @@ chunks; its own fragmentation is 0 either way).
 Text: the project tokenizer (``--tokenize``), lower-cased with ``--case ci``
 (Asiya passes no ``-norm``/``-lower``, so Meteor compares the words as given).
 WordNet: see :mod:`checkpoints.wordnet`. Paraphrase table
-for ``METEOR-pa`` (``MetricOptions.extra["paraphrase-table"]``): UTF-8 text,
-optionally gzip-compressed (``.gz``), one pair per line
-``phrase<TAB>paraphrase`` (further tab-separated fields, such as a
-probability, are ignored; ``#`` starts a comment line); pairs match in both
-directions.
+for ``METEOR-pa`` (``MetricOptions.extra["paraphrase-table"]``): Meteor's own
+(``paraphrase-en.gz``) or ``phrase<TAB>paraphrase`` lines, read as Meteor
+reads its table (:mod:`checkpoints.evaluate.metrics.meteor_paraphrase`);
+entries match in both directions.
 """
 
 from __future__ import annotations
 
-import gzip
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -117,13 +122,14 @@ from checkpoints.evaluate.metrics.meteor_align import (
     SYNONYM,
     Analysed,
     Match,
-    Paraphrases,
+    ParaphraseTable,
     align,
     candidates,
     count_chunks,
     coverage_gain,
     resolve,
 )
+from checkpoints.evaluate.metrics.meteor_paraphrase import read_paraphrase_table
 from checkpoints.evaluate.metrics.meteor_stem import METEOR_STEMMERS
 from checkpoints.evaluate.metrics.overlap import segment_tokens
 from checkpoints.evaluate.metrics.registry import MetricEntry
@@ -146,6 +152,7 @@ __all__ = [
     "Parameters",
     "count_chunks",
     "coverage_gain",
+    "jar_parameters",
     "language_key",
     "meteor_scores",
     "parameters_for",
@@ -215,6 +222,23 @@ def _stemmer_or_none(language: str) -> Callable[[str], str] | None:
         return None
 
 
+def jar_parameters(parameters: Parameters, modules: Sequence[int]) -> Parameters:
+    """The weights Meteor 1.5 gives ``modules`` when they are named with ``-m``: by position.
+
+    The jar keeps a language's weights as a list for its default modules in
+    order and hands the i-th to the i-th module of ``-m`` whatever it is.
+    English lists exact, stem, synonym, paraphrase = 1.0, 0.6, 0.8, 0.6, so
+    Asiya's ``-m "exact stem paraphrase"`` weighs paraphrase matches 0.8, the
+    synonym weight (the jar's ``-vOut`` prints "Weights: 1.0 0.6 0.8"). For
+    every other language and variant here the position is the module's own.
+    """
+    listed = [weight for weight in parameters.weights if weight is not None]
+    weights: list[float | None] = [None] * len(parameters.weights)
+    for position, module in enumerate(modules):
+        weights[module] = listed[position]
+    return replace(parameters, weights=tuple(weights))  # type: ignore[arg-type]
+
+
 def language_key(language: str) -> str:
     key = language.lower().replace("_", "-").split("-")[0]
     return "cs" if key == "cz" else key
@@ -266,37 +290,6 @@ def meteor_scores(stats: np.ndarray, parameters: Parameters) -> np.ndarray:
 # Resources
 
 
-def read_paraphrase_table(path: str | Path, lowercase: bool = False) -> Paraphrases:
-    """Phrase → its paraphrases, both directions, from a ``phrase<TAB>paraphrase`` file."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(path, None, "paraphrase table not found")
-    table: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
-    opener = gzip.open if path.suffix == ".gz" else open
-    try:
-        with opener(path, "rt", encoding="utf-8") as handle:  # type: ignore[operator]
-            for number, line in enumerate(handle, start=1):
-                text = line.rstrip("\n")
-                if not text.strip() or text.lstrip().startswith("#"):
-                    continue
-                fields = text.split("\t")
-                if len(fields) < 2:
-                    raise InputError(path, number, "expected 'phrase<TAB>paraphrase'")
-                first, second = (tuple((f.lower() if lowercase else f).split()) for f in fields[:2])
-                if not first or not second:
-                    raise InputError(path, number, "empty phrase in paraphrase pair")
-                if first != second:
-                    table.setdefault(first, set()).add(second)
-                    table.setdefault(second, set()).add(first)
-    except UnicodeDecodeError as error:
-        raise InputError(path, None, f"not UTF-8 text ({error.reason})") from None
-    except (OSError, EOFError) as error:
-        raise InputError(path, None, f"cannot read paraphrase table ({error})") from None
-    if not table:
-        raise InputError(path, None, "paraphrase table has no pairs")
-    return {phrase: frozenset(others) for phrase, others in table.items()}
-
-
 def read_function_words(path: str | Path) -> frozenset[str]:
     """One word a line (case-insensitive, as Meteor compares them lower-cased)."""
     path = Path(path)
@@ -342,12 +335,10 @@ class Meteor(Metric):
                                  f"{self.options.language!r}"
                                  + (" (WordNet synonyms exist for English only)" if module == SYNONYM else ""))
         self.modules = tuple(modules)
-        # Meteor's aligner ranks partial alignments with the scorer's module weights.
-        self._search_weights = tuple(weight or 0.0 for weight in self.parameters.weights)
+        self.parameters = jar_parameters(self.parameters, self.modules)
         self._stem = stemmer if STEM in self.modules else None
         self._synonyms = self._load_synonyms() if SYNONYM in self.modules else None
         self._paraphrases = self._load_paraphrases() if PARAPHRASE in self.modules else None
-        self._max_phrase = max((len(phrase) for phrase in self._paraphrases), default=0) if self._paraphrases else 0
         function_file = self.options.extra.get(FUNCTION_WORDS_OPTION)
         self._function_words = read_function_words(function_file) if function_file else frozenset()
         # Per instance, bounded: segments analysed for this variant, and word → stem.
@@ -362,11 +353,11 @@ class Meteor(Metric):
         except ResourceNotAvailable as error:
             raise ResourceNotAvailable(f"{self.name} needs WordNet: {error}") from None
 
-    def _load_paraphrases(self) -> Paraphrases:
+    def _load_paraphrases(self) -> ParaphraseTable:
         table = self.options.extra.get(PARAPHRASE_TABLE_OPTION)
         if not table:
             raise UsageError(f"{self.name} needs a paraphrase table (option {PARAPHRASE_TABLE_OPTION!r})")
-        return read_paraphrase_table(table, lowercase=self.options.lowercase)
+        return read_paraphrase_table(table)
 
     @property
     def n_stats(self) -> int:
@@ -404,10 +395,10 @@ class Meteor(Metric):
 
     def candidates(self, hyp: Analysed, ref: Analysed) -> list[list[Match]]:
         """Candidate matches of this variant's modules, listed at their reference start position."""
-        return candidates(hyp, ref, self.modules, self._paraphrases, self._max_phrase)
+        return candidates(hyp, ref, self.modules, self._paraphrases)
 
     def align(self, hyp: Analysed, ref: Analysed) -> list[Match]:
-        return align(hyp, ref, self.candidates, self._search_weights)
+        return align(hyp, ref, self.candidates)
 
     def _pair_stats(self, hyp: Analysed, ref: Analysed) -> np.ndarray:
         matches = self.align(hyp, ref)

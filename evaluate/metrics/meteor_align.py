@@ -2,16 +2,18 @@
 
 Every module proposes candidate matches: exact for identical words, stem for
 different words with the same stem, synonym for different words sharing a
-synset, paraphrase for table phrases; a word pair proposed by an earlier
-module is not proposed again by the stem or paraphrase stage, but is by the
-synonym stage, as Meteor 1.5's ``SynonymMatcher`` does (:func:`candidates`). A candidate that is the
+synset, paraphrase for table phrases (:func:`candidates`). As in Meteor
+1.5, the stem and synonym stages skip identical words only, so a word pair
+may be proposed by several stages, and the paraphrase stage proposes every
+table match, twice when the table lists the pair both ways. A candidate that is the
 only one at its reference position and whose words no other candidate
 touches is fixed. The rest is resolved by Meteor's beam search (beam 40) over
 reference positions left to right, ranking partial alignments by (1) words
 covered, counted as Meteor counts them (:func:`coverage_gain`: each side's
 coverage is a whole number and grows by the whole part of length × the
-language's module weight, so a one-word stem or synonym match counts 0 and
-an exact one 1 a side), (2) fewer chunks, (3) smaller total distance
+search weight, 1 for exact matches and 0.5 for every other module
+(:data:`SEARCH_WEIGHTS`), so a one-word stem, synonym or paraphrase match
+counts 0 and an exact one 1 a side), (2) fewer chunks, (3) smaller total distance
 |reference start − hypothesis start| (:func:`resolve`). Meteor adds a
 candidate's distance not to the partial alignment that takes it but to the
 one that leaves the reference word unmatched and to the candidates tried
@@ -22,9 +24,10 @@ partial alignments the best may be pruned. Identical sentences are aligned
 word for word at once, as Meteor does (:func:`align`).
 
 These rules were read from the Meteor 1.5 jar's ``Aligner`` and
-``PartialAlignment`` classes (and ``SynonymMatcher``: it does not skip pairs
-the stem stage proposed); with them METEOR-ex, METEOR-st and METEOR-sy give the
-jar's scores (see :mod:`checkpoints.evaluate.metrics.meteor`).
+``PartialAlignment`` classes (and the matchers: ``SynonymMatcher`` does not
+skip pairs the stem stage proposed; ``ParaphraseMatcher`` and
+``ParaphraseTransducer`` give the paraphrase order); with them every variant
+gives the jar's scores (see :mod:`checkpoints.evaluate.metrics.meteor`).
 
 The scoring side (parameters, statistics, the metric) is
 :mod:`checkpoints.evaluate.metrics.meteor`.
@@ -43,10 +46,33 @@ BEAM_SIZE = 40
 """Meteor's default beam (``-x``)."""
 
 Weights = Sequence[float]
-"""A weight per module (exact, stem, synonym, paraphrase): the language's Meteor module weights."""
+"""A weight per module (exact, stem, synonym, paraphrase)."""
 
-Paraphrases = dict[tuple[str, ...], frozenset[tuple[str, ...]]]
-"""Phrase → the phrases it may match (METEOR-pa's table, both directions)."""
+SEARCH_WEIGHTS: Weights = (1.0, 0.5, 0.5, 0.5)
+"""The weights Meteor 1.5's search ranks partial alignments with, whatever the language.
+
+``MeteorScorer.loadConfiguration`` builds the aligner with the language's
+weights and then replaces them (``Aligner.updateModuleWeights``) with 1.0 for
+the exact module and 0.5 for any other: the scores use the language's
+weights, the search these. Only phrases feel the difference: a three-word
+paraphrase adds 1 a side here, 2 at English's 0.8.
+"""
+
+@dataclass(frozen=True, slots=True)
+class ParaphraseTable:
+    """METEOR-pa's table as Meteor's ``ParaphraseTransducer`` holds it.
+
+    ``entries``: a phrase → its paraphrases in the order the table lists them
+    (one direction: the matcher's two passes give the other), words joined by
+    single spaces (strings: the 5.3 million entries of Meteor's English table
+    fit in a fraction of the memory tuples of words would take);
+    ``max_phrase`` and ``longest``: the most words of a phrase, and of a
+    phrase or paraphrase.
+    """
+
+    entries: dict[str, list[str]]
+    max_phrase: int
+    longest: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,12 +166,12 @@ def coverage_gain(match: Match, weights: Weights) -> int:
     return int(match.hyp_length * weight) + int(match.ref_length * weight)
 
 
-def resolve(candidates: Sequence[Sequence[Match]], hyp_length: int, ref_length: int, weights: Weights,
-            beam_size: int = BEAM_SIZE) -> list[Match]:
+def resolve(candidates: Sequence[Sequence[Match]], hyp_length: int, ref_length: int,
+            weights: Weights = SEARCH_WEIGHTS, beam_size: int = BEAM_SIZE) -> list[Match]:
     """Meteor's alignment of one sentence pair from the candidate matches at each reference position.
 
-    ``weights``: the language's module weights, which Meteor's scorer hands its
-    aligner for ranking partial alignments (:func:`coverage_gain`).
+    ``weights``: what the search ranks partial alignments with (:func:`coverage_gain`);
+    Meteor's are :data:`SEARCH_WEIGHTS`.
     """
     fixed = _fixed_matches(candidates, hyp_length, ref_length)
     gains = {match: coverage_gain(match, weights) for at_position in candidates for match in at_position}
@@ -278,34 +304,31 @@ def count_chunks(matches: Sequence[Match], ref_length: int) -> int:
 # Matching stages
 
 
-def candidates(hyp: Analysed, ref: Analysed, modules: Sequence[int], paraphrases: Paraphrases | None = None,
-               max_phrase: int = 0) -> list[list[Match]]:
+def candidates(hyp: Analysed, ref: Analysed, modules: Sequence[int],
+               paraphrases: ParaphraseTable | None = None) -> list[list[Match]]:
     """Candidate matches of every module, listed at their reference start position."""
     at: list[list[Match]] = [[] for _ in ref.tokens]
-    paired: set[tuple[int, int]] = set()
     for module in modules:
         if module == EXACT:
             for j, token in enumerate(ref.tokens):
                 for i in hyp.positions.get(token, ()):
                     at[j].append(Match(j, 1, i, 1, EXACT))
-                    paired.add((i, j))
         elif module == STEM:
             by_stem: dict[str, list[int]] = {}
             for i, stem in enumerate(hyp.stems):
                 by_stem.setdefault(stem, []).append(i)
             for j, stem in enumerate(ref.stems):
                 for i in by_stem.get(stem, ()):
-                    if hyp.tokens[i] != ref.tokens[j] and (i, j) not in paired:
+                    if hyp.tokens[i] != ref.tokens[j]:  # Meteor's StemMatcher skips identical words only
                         at[j].append(Match(j, 1, i, 1, STEM))
-                        paired.add((i, j))
         elif module == SYNONYM:
-            _synonym_candidates(hyp, ref, at, paired)
+            _synonym_candidates(hyp, ref, at)
         elif paraphrases is not None:  # only METEOR-pa has a table, and it cannot be built without one
-            _paraphrase_candidates(hyp, ref, at, paired, paraphrases, max_phrase)
+            _paraphrase_candidates(hyp, ref, at, paraphrases)
     return at
 
 
-def _synonym_candidates(hyp: Analysed, ref: Analysed, at: list[list[Match]], paired: set[tuple[int, int]]) -> None:
+def _synonym_candidates(hyp: Analysed, ref: Analysed, at: list[list[Match]]) -> None:
     hyp_synsets = [(i, synsets) for i, synsets in enumerate(hyp.synsets) if synsets]
     if not hyp_synsets:
         return
@@ -318,29 +341,45 @@ def _synonym_candidates(hyp: Analysed, ref: Analysed, at: list[list[Match]], pai
             # has two candidates, which keeps it out of the fixed matches and orders the search.
             if hyp.tokens[i] != token and not synsets.isdisjoint(ref_synsets):
                 at[j].append(Match(j, 1, i, 1, SYNONYM))
-                paired.add((i, j))
 
 
-def _paraphrase_candidates(hyp: Analysed, ref: Analysed, at: list[list[Match]], paired: set[tuple[int, int]],
-                           table: Paraphrases, max_phrase: int) -> None:
-    ref_phrases: dict[tuple[str, ...], list[int]] = {}
-    for n in range(1, max_phrase + 1):
-        for j in range(len(ref.tokens) - n + 1):
-            ref_phrases.setdefault(ref.tokens[j : j + n], []).append(j)
-    found: list[Match] = []
-    for n in range(1, max_phrase + 1):
-        for i in range(len(hyp.tokens) - n + 1):
-            for paraphrase in table.get(hyp.tokens[i : i + n], ()):
-                for j in ref_phrases.get(paraphrase, ()):
-                    if n == 1 and len(paraphrase) == 1 and (i, j) in paired:
-                        continue
-                    found.append(Match(j, len(paraphrase), i, n, PARAPHRASE))
-    for match in sorted(found, key=lambda m: (m.ref_start, m.hyp_start, m.ref_length, m.hyp_length)):
-        at[match.ref_start].append(match)
+def _paraphrase_candidates(hyp: Analysed, ref: Analysed, at: list[list[Match]], table: ParaphraseTable) -> None:
+    """Meteor 1.5's ``ParaphraseMatcher``: two passes, every match kept, in the jar's order.
+
+    First every phrase of the reference (start position, then length, then
+    the table's order of its paraphrases) whose paraphrase occurs in the
+    hypothesis (each occurrence, left to right); then every phrase of the
+    hypothesis whose paraphrase occurs in the reference. A match found by both
+    passes (a table that lists a pair both ways) is proposed twice, and pairs
+    an earlier module proposed are proposed again, as in the jar: both keep
+    such words out of the fixed matches and order the beam search.
+    """
+    hyp_at = _phrase_positions(hyp.tokens, table.longest)
+    ref_at = _phrase_positions(ref.tokens, table.longest)
+    lookup = table.entries.get
+    for j in range(len(ref.tokens)):
+        for n in range(1, min(table.max_phrase, len(ref.tokens) - j) + 1):
+            for paraphrase in lookup(" ".join(ref.tokens[j : j + n]), ()):
+                for i in hyp_at.get(paraphrase, ()):
+                    at[j].append(Match(j, n, i, paraphrase.count(" ") + 1, PARAPHRASE))
+    for i in range(len(hyp.tokens)):
+        for n in range(1, min(table.max_phrase, len(hyp.tokens) - i) + 1):
+            for paraphrase in lookup(" ".join(hyp.tokens[i : i + n]), ()):
+                for j in ref_at.get(paraphrase, ()):
+                    at[j].append(Match(j, paraphrase.count(" ") + 1, i, n, PARAPHRASE))
+
+
+def _phrase_positions(tokens: tuple[str, ...], longest: int) -> dict[str, list[int]]:
+    """Every phrase of up to ``longest`` words (joined by spaces) → its start positions, left to right."""
+    positions: dict[str, list[int]] = {}
+    for start in range(len(tokens)):
+        for end in range(start + 1, min(start + longest, len(tokens)) + 1):
+            positions.setdefault(" ".join(tokens[start:end]), []).append(start)
+    return positions
 
 
 def align(hyp: Analysed, ref: Analysed, propose: Callable[[Analysed, Analysed], list[list[Match]]],
-          weights: Weights) -> list[Match]:
+          weights: Weights = SEARCH_WEIGHTS) -> list[Match]:
     """Meteor's alignment of two segments; ``propose`` gives the candidate matches (:func:`candidates`)."""
     if hyp.tokens == ref.tokens:
         return [Match(j, 1, j, 1, EXACT) for j in range(len(ref.tokens))]

@@ -296,6 +296,26 @@ def test_meteor_pa_needs_a_paraphrase_table(capsys, files) -> None:
     assert (code, out, err) == (2, "", "checkpoints: error: METEOR-pa needs --paraphrase-table FILE\n")
 
 
+def test_meteor_pa_reads_meteor_and_tab_separated_tables_alike(capsys, files, tmp_path) -> None:
+    # "x" ~ "c d" in segment 1 and "z z" ~ "h i" in segment 3, in Meteor's own gzip format and as
+    # tab-separated lines: the same entries give the same scores, above METEOR-ex's.
+    import gzip
+
+    meteor_format = tmp_path / "paraphrase.gz"
+    with gzip.open(meteor_format, "wt", encoding="utf-8") as out:
+        out.write("0.5\nx\nc d\n0.25\nh i\nz z\n")
+    tab_separated = tmp_path / "paraphrase.tsv"
+    tab_separated.write_text("x\tc d\nh i\tz z\t0.25\n", encoding="utf-8")
+    scores = []
+    for table in (meteor_format, tab_separated):
+        code, out, err = run(capsys, "-r", files["ref.txt"], "-s", f"A={files['A.txt']}", "-m", "METEOR-pa,METEOR-ex",
+                             "--target-lang", "en", "--paraphrase-table", table, "--format", "json")
+        assert (code, err) == (0, "")
+        scores.append(json.loads(out)["scores"]["A"])
+    assert scores[0] == scores[1]
+    assert scores[0]["METEOR-pa"] > scores[0]["METEOR-ex"]
+
+
 @pytest.mark.parametrize("names", [["-m", "METEOR-st"], ["-m", "BLEU,ROUGE-L,METEOR-ex"]])
 def test_raw_text_needs_the_target_language_for_language_metrics(capsys, files, names) -> None:
     # Raw text does not say its language; METEOR's stemmer and parameters, ROUGE's stemmer depend on it

@@ -11,6 +11,7 @@ Running example: Koehn ch. 8, Figure 8.4 (iqmt-koehn-reference.md B.2).
 
 from __future__ import annotations
 
+import gzip
 import itertools
 import random
 import warnings
@@ -29,6 +30,14 @@ from checkpoints.evaluate.metrics.meteor import (
     parameters_for,
     resolve,
 )
+from checkpoints.evaluate.metrics.meteor_align import (
+    EXACT,
+    PARAPHRASE,
+    SEARCH_WEIGHTS,
+    ParaphraseTable,
+    candidates,
+)
+from checkpoints.evaluate.metrics.meteor_paraphrase import read_paraphrase_table
 from checkpoints.evaluate.metrics.registry import get_metric, metric_names
 from checkpoints.wordnet import ENVIRONMENT_VARIABLE, synonym_sets
 
@@ -141,17 +150,64 @@ def test_meteor_synonym_sets_follow_meteor_1_5() -> None:
 
 def test_paraphrase_match() -> None:
     # Table: "passed away" <TAB> "died". he (exact), passed away ~ died
-    # (2 hypothesis words, 1 reference word, weight 0.6), today (exact): one chunk
-    # covering both sentences. P = (1 + 0.6·2 + 1)/4 = 0.8; R = (1 + 0.6 + 1)/3.
-    precision, recall = 3.2 / 4, 2.6 / 3
+    # (2 hypothesis words, 1 reference word), today (exact): one chunk covering
+    # both sentences. The paraphrase weight is 0.8, English's third weight, as
+    # Meteor 1.5 gives it to the third module of -m "exact stem paraphrase"
+    # (meteor.jar_parameters). P = (1 + 0.8·2 + 1)/4 = 0.9; R = (1 + 0.8 + 1)/3.
+    precision, recall = 3.6 / 4, 2.8 / 3
     fmean = precision * recall / (ALPHA * precision + (1 - ALPHA) * recall)
     score = meteor("METEOR-pa", "he passed away today", ["he died today"], **{"paraphrase-table": PARAPHRASES})
     assert score == pytest.approx(fmean, abs=1e-12)
-    assert score == pytest.approx(0.855967, abs=5e-7)
+    assert score == pytest.approx(0.928177, abs=5e-7)
     # The table works in both directions.
     assert meteor("METEOR-pa", "he died today", ["he passed away today"],
                   **{"paraphrase-table": PARAPHRASES}) == pytest.approx(
-        (2.6 / 3) * 0.8 / (ALPHA * 2.6 / 3 + (1 - ALPHA) * 0.8), abs=1e-12)
+        (2.8 / 3) * 0.9 / (ALPHA * 2.8 / 3 + (1 - ALPHA) * 0.9), abs=1e-12)
+
+
+def test_meteor_table_format_is_read_in_order(tmp_path: Path) -> None:
+    # Meteor's own format (paraphrase-en.gz): probability, phrase, paraphrase lines. A phrase's
+    # paraphrases keep the file's order; entries are directed; a self-pair is dropped.
+    table_file = tmp_path / "paraphrase.gz"
+    with gzip.open(table_file, "wt", encoding="utf-8") as out:
+        out.write("0.5\npassed away\ndied\n0.25\npassed away\nperished\n1e-3\ndied\ndied\n0.1\nmany  thanks\nthank you\n")
+    table = read_paraphrase_table(table_file)
+    assert table.entries == {"passed away": ["died", "perished"], "many thanks": ["thank you"]}
+    assert (table.max_phrase, table.longest) == (2, 2)
+
+
+def test_bad_meteor_tables_are_one_line_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("0.5\na\nb\nnot a number\nc\nd\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"bad\.txt:4: expected a probability"):
+        read_paraphrase_table(bad)
+    bad.write_text("0.5\na\nb\n0.5\nc\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"bad\.txt:4: incomplete entry"):
+        read_paraphrase_table(bad)
+    bad.write_text("0.5\na\n\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"bad\.txt:3: empty phrase"):
+        read_paraphrase_table(bad)
+
+
+def test_paraphrase_candidates_come_in_meteor_order() -> None:
+    # Meteor 1.5's ParaphraseMatcher: first the reference's phrases found in the table (by start,
+    # then length, then table order) with each occurrence of their paraphrase in the hypothesis,
+    # then the hypothesis's phrases. A pair the table lists both ways is proposed twice, and a
+    # pair the exact stage matched is proposed again.
+    table = ParaphraseTable({"a b": ["c"], "c": ["a b", "a"], "a": ["c"]}, max_phrase=2, longest=2)
+    metric = get_metric("METEOR-ex")
+    hyp, ref = metric._analyse("a b a"), metric._analyse("c a")
+    found = candidates(hyp, ref, (EXACT, PARAPHRASE), table)
+    assert found == [
+        [Match(0, 1, 0, 2, PARAPHRASE), Match(0, 1, 0, 1, PARAPHRASE), Match(0, 1, 2, 1, PARAPHRASE),
+         Match(0, 1, 0, 1, PARAPHRASE), Match(0, 1, 0, 2, PARAPHRASE), Match(0, 1, 2, 1, PARAPHRASE)],
+        [Match(1, 1, 0, 1, EXACT), Match(1, 1, 2, 1, EXACT)],
+    ]
+    # Duplicated candidates keep a match out of the fixed ones: "c" ~ "a b" here is alone
+    # at its position but proposed twice, so the search decides it.
+    twice = candidates(metric._analyse("a b"), metric._analyse("c"), (EXACT, PARAPHRASE),
+                       ParaphraseTable({"a b": ["c"], "c": ["a b"]}, max_phrase=2, longest=2))
+    assert twice == [[Match(0, 1, 0, 2, PARAPHRASE)] * 2]
 
 
 def test_paraphrase_variant_needs_a_table() -> None:
@@ -249,7 +305,6 @@ def test_alignment_minimises_chunks_then_distance() -> None:
     assert [(m.ref_start, m.hyp_start) for m in matches] == [(0, 0)]
 
 
-ENGLISH_WEIGHTS = (1.0, 0.6, 0.8, 0.6)
 
 
 def _brute_force(candidates: list[list[Match]], ref_length: int) -> tuple[int, int]:
@@ -262,7 +317,7 @@ def _brute_force(candidates: list[list[Match]], ref_length: int) -> tuple[int, i
             ref = [j for m in subset for j in range(m.ref_start, m.ref_end)]
             if len(set(hyp)) < len(hyp) or len(set(ref)) < len(ref):
                 continue
-            key = (-sum(coverage_gain(m, ENGLISH_WEIGHTS) for m in subset), count_chunks(list(subset), ref_length))
+            key = (-sum(coverage_gain(m, SEARCH_WEIGHTS) for m in subset), count_chunks(list(subset), ref_length))
             best = min(best, key)
     return best
 
@@ -278,18 +333,23 @@ def test_search_finds_the_best_alignment_of_small_pairs() -> None:
         hyp = metric._analyse(" ".join(rng.choice("abc") for _ in range(rng.randint(1, 5))))
         ref = metric._analyse(" ".join(rng.choice("abc") for _ in range(rng.randint(1, 5))))
         candidates = metric.candidates(hyp, ref)
-        found = resolve(candidates, len(hyp.tokens), len(ref.tokens), ENGLISH_WEIGHTS, beam_size=10**6)
-        key = (-sum(coverage_gain(m, ENGLISH_WEIGHTS) for m in found), count_chunks(found, len(ref.tokens)))
+        found = resolve(candidates, len(hyp.tokens), len(ref.tokens), SEARCH_WEIGHTS, beam_size=10**6)
+        key = (-sum(coverage_gain(m, SEARCH_WEIGHTS) for m in found), count_chunks(found, len(ref.tokens)))
         assert key == _brute_force(candidates, len(ref.tokens)), (hyp.tokens, ref.tokens)
 
 
 def test_stem_matches_add_no_coverage_in_the_search() -> None:
     # Meteor's partial alignments count coverage in whole numbers, adding
-    # (int) (covered + length × weight): a one-word stem match (weight 0.6)
-    # adds nothing, an exact one 2 (one word each side), a two-word phrase at 0.6 adds 1 + 1.
-    assert coverage_gain(Match(0, 1, 0, 1, 1), ENGLISH_WEIGHTS) == 0
-    assert coverage_gain(Match(0, 1, 0, 1, 0), ENGLISH_WEIGHTS) == 2
-    assert coverage_gain(Match(0, 2, 0, 2, 3), ENGLISH_WEIGHTS) == 2
+    # (int) (covered + length × weight) with the search's weights (exact 1,
+    # any other module 0.5, whatever the language): a one-word stem match adds
+    # nothing, an exact one 2 (one word each side), a two- or three-word
+    # paraphrase 1 + 1, a three-word against a one-word paraphrase 1 + 0.
+    assert SEARCH_WEIGHTS == (1.0, 0.5, 0.5, 0.5)
+    assert coverage_gain(Match(0, 1, 0, 1, 1), SEARCH_WEIGHTS) == 0
+    assert coverage_gain(Match(0, 1, 0, 1, 0), SEARCH_WEIGHTS) == 2
+    assert coverage_gain(Match(0, 2, 0, 2, 3), SEARCH_WEIGHTS) == 2
+    assert coverage_gain(Match(0, 3, 0, 3, 3), SEARCH_WEIGHTS) == 2
+    assert coverage_gain(Match(0, 3, 0, 1, 3), SEARCH_WEIGHTS) == 1
 
 
 def test_exact_alignment_covers_every_clipped_match_on_real_text() -> None:

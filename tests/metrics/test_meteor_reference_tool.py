@@ -16,11 +16,17 @@ What is compared, and why only that:
   ``-lower``) and lower-cased (``-lower`` / ``ci``).
 * The English and German stemmers (:mod:`checkpoints.evaluate.metrics.meteor_stem`)
   against the jar's own Snowball classes on every distinct TED word.
-* Not compared: ``METEOR-pa`` (its variant here is ``exact stem
-  paraphrase`` with a user's ``phrase<TAB>paraphrase`` table, while the jar's
-  paraphrase stage reads its own probability-phrase-phrase table
-  ``data/paraphrase-en.gz`` through a transducer whose candidate order was not
-  reproduced), other languages, Meteor's ``-norm``.
+* ``METEOR-pa`` (``-m "exact stem paraphrase"``): English with the jar's own
+  table ``data/paraphrase-en.gz``, cut to the entries whose phrase and
+  paraphrase both occur in the compared segments (cased or lower-cased; a
+  table entry can only take part in a match when both do) and given to both
+  sides (the jar's ``-a``). Cutting keeps the entries' order, and the jar
+  scores the segments the same with the cut and the whole table (tested).
+  English and German also with a table of random phrase pairs drawn from the
+  segments (thousands of competing phrase matches a segment, to test the
+  search; German weighs paraphrases 0.2, English 0.8: see
+  :func:`checkpoints.evaluate.metrics.meteor.jar_parameters`).
+* Not compared: other languages, Meteor's ``-norm``.
 
 Skipped with the reason when pycocoevalcap or java is missing, except under
 ``CI``, where the missing tool is a failure (as the PostgreSQL tests do).
@@ -28,7 +34,9 @@ Skipped with the reason when pycocoevalcap or java is missing, except under
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
+import random
 import shutil
 import subprocess
 import zipfile
@@ -39,7 +47,7 @@ import numpy as np
 import pytest
 from required_tools import tool_missing
 
-from checkpoints.evaluate.metrics.base import MetricOptions
+from checkpoints.evaluate.metrics.base import Metric, MetricOptions
 from checkpoints.evaluate.metrics.registry import get_metric
 from checkpoints.tokenizers import get_tokenizer
 
@@ -169,3 +177,102 @@ def test_stemmers_equal_meteor_1_5_snowball(meteor_jar: Path, tmp_path: Path, pa
     stem = METEOR_STEMMERS[language]
     differ = [(word, jar, stem(word)) for word, jar in zip(ordered, expected, strict=True) if stem(word) != jar]
     assert not differ, differ[:20]
+
+
+PARAPHRASE_SEGMENTS = 100
+LONGEST_PHRASE = 7
+"""The most words of a phrase in Meteor's English table."""
+
+
+def _phrases(texts: list[str]) -> set[str]:
+    phrases = set()
+    for text in texts:
+        for form in (text, text.lower()):
+            words = form.split()
+            for start in range(len(words)):
+                for end in range(start + 1, min(start + LONGEST_PHRASE, len(words)) + 1):
+                    phrases.add(" ".join(words[start:end]))
+    return phrases
+
+
+def _cut_table(table: Path, phrases: set[str], out: Path) -> int:
+    """The entries of Meteor's table (probability, phrase, paraphrase lines) whose phrase and
+    paraphrase are both in ``phrases``, in their order, written in the same format; how many."""
+    kept = 0
+    with gzip.open(table, "rt", encoding="utf-8") as lines, gzip.open(out, "wt", encoding="utf-8") as written:
+        for probability in lines:
+            phrase, paraphrase = next(lines), next(lines)
+            if " ".join(phrase.split()) in phrases and " ".join(paraphrase.split()) in phrases:
+                written.write(probability + phrase + paraphrase)
+                kept += 1
+    return kept
+
+
+def _meteor_pa(language: str, lower: bool, table: Path, function_words: str) -> Metric:
+    return get_metric("METEOR-pa", MetricOptions(tokenize="none", language=language, case="ci" if lower else "cs",
+                                                  extra={"function-words": function_words,
+                                                         "paraphrase-table": str(table)}))
+
+
+@pytest.fixture(scope="module")
+def english_table(meteor_jar: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Meteor's English table cut to the phrases of the zh-en segments compared below."""
+    whole = meteor_jar.parent / "data" / "paraphrase-en.gz"
+    if not whole.is_file():
+        _missing(f"pycocoevalcap has no {whole.name}")
+    texts = [line for system in ("Facebook-AI.txt", "Online-W.txt") for side in _segments("zh-en", system)
+             for line in side[:PARAPHRASE_SEGMENTS]]
+    cut = tmp_path_factory.mktemp("meteor-pa") / "paraphrase-ted.gz"
+    assert _cut_table(whole, _phrases(texts), cut) > 1000
+    return cut
+
+
+@pytest.mark.parametrize("lower", [False, True], ids=["cased", "lowercased"])
+@pytest.mark.parametrize("system", ["Facebook-AI.txt", "Online-W.txt"])
+def test_meteor_pa_equals_meteor_1_5_with_its_english_table(meteor_jar: Path, english_table: Path, tmp_path: Path,
+                                                            system: str, lower: bool) -> None:
+    hypotheses, references = (side[:PARAPHRASE_SEGMENTS] for side in _segments("zh-en", system))
+    expected_segments, expected_system = _run_meteor(meteor_jar, tmp_path, hypotheses, references, "en",
+                                                     "exact stem paraphrase", "-a", str(english_table),
+                                                     *(["-lower"] if lower else []))
+    metric = _meteor_pa("en", lower, english_table, _function_words(meteor_jar, tmp_path))
+    stats = metric.corpus_stats(hypotheses, [references])
+    assert np.max(np.abs(metric.score(stats) - expected_segments)) < 1e-9
+    assert abs(metric.scalar(stats.sum(axis=0)) - expected_system) < 1e-9
+    # Paraphrases decide matches here: without them the scores differ.
+    plain = get_metric("METEOR-st", MetricOptions(tokenize="none", language="en", case="ci" if lower else "cs",
+                                                   extra={"function-words": _function_words(meteor_jar, tmp_path)}))
+    assert np.sum(np.abs(plain.score(plain.corpus_stats(hypotheses, [references])) - expected_segments) > 1e-9) > 30
+
+
+def test_the_cut_table_scores_as_the_whole_one_in_meteor_1_5(meteor_jar: Path, english_table: Path,
+                                                              tmp_path: Path) -> None:
+    """Why the comparison above may cut the table: the jar's own output is the same with it."""
+    hypotheses, references = (side[:PARAPHRASE_SEGMENTS] for side in _segments("zh-en", "Facebook-AI.txt"))
+    whole = _run_meteor(meteor_jar, tmp_path, hypotheses, references, "en", "exact stem paraphrase")
+    cut = _run_meteor(meteor_jar, tmp_path, hypotheses, references, "en", "exact stem paraphrase",
+                      "-a", str(english_table))
+    assert np.array_equal(whole[0], cut[0]) and whole[1] == cut[1]
+
+
+@pytest.mark.parametrize("lower", [False, True], ids=["cased", "lowercased"])
+@pytest.mark.parametrize(("pair", "language"), [("zh-en", "en"), ("en-de", "de")])
+def test_meteor_pa_equals_meteor_1_5_with_random_phrase_pairs(meteor_jar: Path, tmp_path: Path, pair: str,
+                                                              language: str, lower: bool) -> None:
+    """A table of 20,000 random pairs of the segments' own phrases (1–4 words, either side, some
+    listed both ways): many overlapping phrase matches of unequal lengths a segment."""
+    hypotheses, references = (side[:PARAPHRASE_SEGMENTS] for side in _segments(pair, "Facebook-AI.txt"))
+    rng = random.Random(7)
+    phrases = sorted(phrase for phrase in _phrases(hypotheses + references) if phrase.count(" ") < 4)
+    entries = [tuple(rng.sample(phrases, 2)) for _ in range(20000)]
+    entries += [(second, first) for first, second in entries[:2000]]
+    table = tmp_path / "random.gz"
+    with gzip.open(table, "wt", encoding="utf-8") as written:
+        written.writelines(f"0.5\n{first}\n{second}\n" for first, second in entries)
+    expected_segments, expected_system = _run_meteor(meteor_jar, tmp_path, hypotheses, references, language,
+                                                     "exact stem paraphrase", "-a", str(table),
+                                                     *(["-lower"] if lower else []))
+    metric = _meteor_pa(language, lower, table, _function_words(meteor_jar, tmp_path))
+    stats = metric.corpus_stats(hypotheses, [references])
+    assert np.max(np.abs(metric.score(stats) - expected_segments)) < 1e-9
+    assert abs(metric.scalar(stats.sum(axis=0)) - expected_system) < 1e-9
