@@ -10,7 +10,8 @@ Asiya name       Meteor modules (``-m``)     what may match
 ``METEOR-ex``    exact                       identical words
 ``METEOR-st``    exact stem                  + same Snowball stem
 ``METEOR-sy``    exact stem synonym          + a shared WordNet synset (English)
-``METEOR-pa``    exact stem paraphrase       + phrases paired in a paraphrase table
+``METEOR-pa``    exact stem synonym          + phrases paired in a paraphrase table
+                 paraphrase
 ===============  ==========================  =======================================
 
 **Score** (Meteor 1.3+; Denkowski & Lavie 2011). With m_i(h) the words of the
@@ -51,9 +52,15 @@ Other languages use PyStemmer's Snowball, which may differ from the jar's.
 **Alignment** (Meteor 1.x ``Aligner``): every module proposes candidate
 matches and Meteor's beam search picks an alignment among them; see
 :mod:`checkpoints.evaluate.metrics.meteor_align`.
-Where the target language has no Snowball stemmer, ``METEOR-pa`` runs exact
-and paraphrase matching only, as Asiya does for Czech, and ``METEOR-st`` is an
-error; ``METEOR-sy`` exists for English only: Meteor 1.5's synonym lookup
+The variants are cumulative, as the Asiya manual lists them ("plus stem",
+"plus synonym", "plus paraphrase matching"), so ``METEOR-pa`` runs Meteor's
+default modules for the language: all four for English, without synonyms
+elsewhere, and exact and paraphrase only where the target language has no
+Snowball stemmer (Czech), where ``METEOR-st`` is an error. (Meteor 1.5 hands
+the modules of ``-m`` the language's weights by position, so this set is
+also the one whose weights are the language's own: ``-m "exact stem
+paraphrase"`` would weigh English paraphrases 0.8, the synonym weight.)
+``METEOR-sy`` exists for English only: Meteor 1.5's synonym lookup
 over the packaged WordNet 3.0 (words as given, one suffix-rule form or the
 exception-list bases, synset offsets as Meteor's data has them, part of
 speech dropped; :mod:`checkpoints.evaluate.metrics.meteor_synonym`). As in the
@@ -71,18 +78,17 @@ the jar's stems on 744,446 English and 307,994 German word forms.
 ``METEOR-sy`` (``-m "exact stem synonym"``, ``-l en``) gives the jar's
 segment and system scores to 1e-9 (largest difference 3.3e-16), cased and
 lower-cased, on every segment of all 13 TED zh-en systems. ``METEOR-pa``
-(``-m "exact stem paraphrase"``) gives the jar's segment and system scores to
-1e-9 with the jar's own English table (two TED zh-en systems, 100 segments,
-cased and lower-cased; checked once with the whole table, and in the tests
-with the table cut to the segments' phrases, which the jar scores the same),
-and with tables of random phrase pairs for English and German. Two things
-the jar does that the Meteor papers do not say: it gives the modules of
-``-m`` the language's weights by position (:func:`jar_parameters`: English
-paraphrase matches weigh 0.8), and its search ranks partial alignments with
-1.0 for exact and 0.5 for every other module
-(:data:`~checkpoints.evaluate.metrics.meteor_align.SEARCH_WEIGHTS`). Not
-compared, so not claimed: other languages, and Meteor's own tokenization and
-``-norm`` normalisation.
+(``-m "exact stem synonym paraphrase"`` for English, ``"exact stem
+paraphrase"`` for German) gives the jar's segment and system scores to 1e-9
+with the jar's own English table (two TED zh-en systems, 100 segments, cased
+and lower-cased; checked once with the whole table, and in the tests with
+the table cut to the segments' phrases, which the jar scores the same), and
+with tables of random phrase pairs for English and German. The jar's search
+ranks partial alignments with 1.0 for exact and 0.5 for every other module
+whatever the language
+(:data:`~checkpoints.evaluate.metrics.meteor_align.SEARCH_WEIGHTS`), which
+phrase matches feel. Not compared, so not claimed: other languages, and
+Meteor's own tokenization and ``-norm`` normalisation.
 
 **Several references**: the hypothesis is scored against each; the best
 score wins (the first on ties) and its statistics are kept.
@@ -106,7 +112,7 @@ entries match in both directions.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -152,7 +158,6 @@ __all__ = [
     "Parameters",
     "count_chunks",
     "coverage_gain",
-    "jar_parameters",
     "language_key",
     "meteor_scores",
     "parameters_for",
@@ -194,14 +199,14 @@ VARIANTS: dict[str, tuple[int, ...]] = {
     "METEOR-ex": (EXACT,),
     "METEOR-st": (EXACT, STEM),
     "METEOR-sy": (EXACT, STEM, SYNONYM),
-    "METEOR-pa": (EXACT, STEM, PARAPHRASE),
+    "METEOR-pa": (EXACT, STEM, SYNONYM, PARAPHRASE),
 }
 
 DESCRIPTIONS = {
     "METEOR-ex": "METEOR-ex: Meteor 1.x F-mean with fragmentation penalty, exact word matches only",
     "METEOR-st": "METEOR-st: METEOR with exact and Snowball-stem matches",
     "METEOR-sy": "METEOR-sy: METEOR with exact, stem and WordNet-synonym matches (English)",
-    "METEOR-pa": "METEOR-pa: METEOR with exact, stem and paraphrase matches (needs a paraphrase table)",
+    "METEOR-pa": "METEOR-pa: METEOR with exact, stem, synonym (English) and paraphrase matches (needs a paraphrase table)",
 }
 
 # Layout of the statistics vector.
@@ -220,23 +225,6 @@ def _stemmer_or_none(language: str) -> Callable[[str], str] | None:
         return get_stemmer(language)
     except UsageError:
         return None
-
-
-def jar_parameters(parameters: Parameters, modules: Sequence[int]) -> Parameters:
-    """The weights Meteor 1.5 gives ``modules`` when they are named with ``-m``: by position.
-
-    The jar keeps a language's weights as a list for its default modules in
-    order and hands the i-th to the i-th module of ``-m`` whatever it is.
-    English lists exact, stem, synonym, paraphrase = 1.0, 0.6, 0.8, 0.6, so
-    Asiya's ``-m "exact stem paraphrase"`` weighs paraphrase matches 0.8, the
-    synonym weight (the jar's ``-vOut`` prints "Weights: 1.0 0.6 0.8"). For
-    every other language and variant here the position is the module's own.
-    """
-    listed = [weight for weight in parameters.weights if weight is not None]
-    weights: list[float | None] = [None] * len(parameters.weights)
-    for position, module in enumerate(modules):
-        weights[module] = listed[position]
-    return replace(parameters, weights=tuple(weights))  # type: ignore[arg-type]
 
 
 def language_key(language: str) -> str:
@@ -327,15 +315,17 @@ class Meteor(Metric):
         self.parameters = parameters_for(self.language)
         modules = list(VARIANTS[name])
         stemmer = _stemmer_or_none(self.language) if self.parameters.weights[STEM] is not None else None
-        if name == "METEOR-pa" and stemmer is None:
-            modules.remove(STEM)  # as Asiya runs "exact paraphrase" where Meteor has no stemmer
+        if name == "METEOR-pa":  # Meteor's default modules for the language: drop what it lacks
+            if self.parameters.weights[SYNONYM] is None:
+                modules.remove(SYNONYM)
+            if stemmer is None:
+                modules.remove(STEM)
         for module in modules:
             if self.parameters.weights[module] is None or (module == STEM and stemmer is None):
                 raise UsageError(f"{name}: no {MODULE_NAMES[module]} matching for target language "
                                  f"{self.options.language!r}"
                                  + (" (WordNet synonyms exist for English only)" if module == SYNONYM else ""))
         self.modules = tuple(modules)
-        self.parameters = jar_parameters(self.parameters, self.modules)
         self._stem = stemmer if STEM in self.modules else None
         self._synonyms = self._load_synonyms() if SYNONYM in self.modules else None
         self._paraphrases = self._load_paraphrases() if PARAPHRASE in self.modules else None

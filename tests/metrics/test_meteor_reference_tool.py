@@ -16,7 +16,8 @@ What is compared, and why only that:
   ``-lower``) and lower-cased (``-lower`` / ``ci``).
 * The English and German stemmers (:mod:`checkpoints.evaluate.metrics.meteor_stem`)
   against the jar's own Snowball classes on every distinct TED word.
-* ``METEOR-pa`` (``-m "exact stem paraphrase"``): English with the jar's own
+* ``METEOR-pa`` (``-m "exact stem synonym paraphrase"`` for English,
+  ``"exact stem paraphrase"`` for German): English with the jar's own
   table ``data/paraphrase-en.gz``, cut to the entries whose phrase and
   paraphrase both occur in the compared segments (cased or lower-cased; a
   table entry can only take part in a match when both do) and given to both
@@ -24,8 +25,7 @@ What is compared, and why only that:
   scores the segments the same with the cut and the whole table (tested).
   English and German also with a table of random phrase pairs drawn from the
   segments (thousands of competing phrase matches a segment, to test the
-  search; German weighs paraphrases 0.2, English 0.8: see
-  :func:`checkpoints.evaluate.metrics.meteor.jar_parameters`).
+  search; German weighs paraphrases 0.2, English 0.6).
 * Not compared: other languages, Meteor's ``-norm``.
 
 Skipped with the reason when pycocoevalcap or java is missing, except under
@@ -180,6 +180,8 @@ def test_stemmers_equal_meteor_1_5_snowball(meteor_jar: Path, tmp_path: Path, pa
 
 
 PARAPHRASE_SEGMENTS = 100
+ENGLISH_PA = "exact stem synonym paraphrase"
+"""Meteor's English default modules: METEOR-pa for English."""
 LONGEST_PHRASE = 7
 """The most words of a phrase in Meteor's English table."""
 
@@ -233,14 +235,14 @@ def test_meteor_pa_equals_meteor_1_5_with_its_english_table(meteor_jar: Path, en
                                                             system: str, lower: bool) -> None:
     hypotheses, references = (side[:PARAPHRASE_SEGMENTS] for side in _segments("zh-en", system))
     expected_segments, expected_system = _run_meteor(meteor_jar, tmp_path, hypotheses, references, "en",
-                                                     "exact stem paraphrase", "-a", str(english_table),
+                                                     ENGLISH_PA, "-a", str(english_table),
                                                      *(["-lower"] if lower else []))
     metric = _meteor_pa("en", lower, english_table, _function_words(meteor_jar, tmp_path))
     stats = metric.corpus_stats(hypotheses, [references])
     assert np.max(np.abs(metric.score(stats) - expected_segments)) < 1e-9
     assert abs(metric.scalar(stats.sum(axis=0)) - expected_system) < 1e-9
     # Paraphrases decide matches here: without them the scores differ.
-    plain = get_metric("METEOR-st", MetricOptions(tokenize="none", language="en", case="ci" if lower else "cs",
+    plain = get_metric("METEOR-sy", MetricOptions(tokenize="none", language="en", case="ci" if lower else "cs",
                                                    extra={"function-words": _function_words(meteor_jar, tmp_path)}))
     assert np.sum(np.abs(plain.score(plain.corpus_stats(hypotheses, [references])) - expected_segments) > 1e-9) > 30
 
@@ -249,8 +251,8 @@ def test_the_cut_table_scores_as_the_whole_one_in_meteor_1_5(meteor_jar: Path, e
                                                               tmp_path: Path) -> None:
     """Why the comparison above may cut the table: the jar's own output is the same with it."""
     hypotheses, references = (side[:PARAPHRASE_SEGMENTS] for side in _segments("zh-en", "Facebook-AI.txt"))
-    whole = _run_meteor(meteor_jar, tmp_path, hypotheses, references, "en", "exact stem paraphrase")
-    cut = _run_meteor(meteor_jar, tmp_path, hypotheses, references, "en", "exact stem paraphrase",
+    whole = _run_meteor(meteor_jar, tmp_path, hypotheses, references, "en", ENGLISH_PA)
+    cut = _run_meteor(meteor_jar, tmp_path, hypotheses, references, "en", ENGLISH_PA,
                       "-a", str(english_table))
     assert np.array_equal(whole[0], cut[0]) and whole[1] == cut[1]
 
@@ -270,7 +272,8 @@ def test_meteor_pa_equals_meteor_1_5_with_random_phrase_pairs(meteor_jar: Path, 
     with gzip.open(table, "wt", encoding="utf-8") as written:
         written.writelines(f"0.5\n{first}\n{second}\n" for first, second in entries)
     expected_segments, expected_system = _run_meteor(meteor_jar, tmp_path, hypotheses, references, language,
-                                                     "exact stem paraphrase", "-a", str(table),
+                                                     ENGLISH_PA if language == "en" else "exact stem paraphrase",
+                                                     "-a", str(table),
                                                      *(["-lower"] if lower else []))
     metric = _meteor_pa(language, lower, table, _function_words(meteor_jar, tmp_path))
     stats = metric.corpus_stats(hypotheses, [references])
