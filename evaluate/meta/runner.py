@@ -243,9 +243,17 @@ def run_meta(
     common = _common_positions(judged, units) if want_spa else np.empty(0, dtype=np.int64)
     segment_matrix: dict[str, np.ndarray] = {}
     statistics: dict[str, dict[str, np.ndarray]] = {}
+    # Human likeness scores references and systems against references on its own: asked for
+    # alone, below system level (whose scatter points need the scores), it needs nothing else
+    # (but ULC, whose normalisation is fitted on the systems' statistics).
+    scored = (
+        bool(options.correlations) or options.level is Granularity.SYS or options.clusters is not None
+        or options.optimize is not None or options.learn is not None
+    )
     for metric in track(metrics) if track is not None else metrics:
-        stats = statistics[metric.name] = segment_statistics(judged, metric)
-        x_by_metric[metric.name] = metric_values(metric, stats, units, options.level)
+        if scored or metric.fitted:
+            stats = statistics[metric.name] = segment_statistics(judged, metric)
+            x_by_metric[metric.name] = metric_values(metric, stats, units, options.level)
         if want_likeness:
             likeness[metric.name] = human_likeness(judged, metric, options.level, want_king)
         if want_spa:
@@ -254,7 +262,7 @@ def run_meta(
             )
     results, paired = _pooled(x_by_metric, y, options)
     for name, measured in likeness.items():
-        results[name].update(_likeness_results(measured, options))
+        results.setdefault(name, {}).update(_likeness_results(measured, options))
     spa = None
     if want_spa:
         spa = _add_spa(judged, units, common, segment_matrix, results, options)

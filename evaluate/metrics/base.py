@@ -163,6 +163,9 @@ class Metric(ABC):
     name: str = ""
     description: str = ""
     aggregation: Aggregation = Aggregation.CORPUS
+    fitted: bool = False
+    """Whether scores depend on :meth:`fit` over the whole test bed (ULC), so no score may be read
+    before every output's statistics are known."""
 
     def __init__(self, options: MetricOptions | None = None) -> None:
         self.options = options or MetricOptions()

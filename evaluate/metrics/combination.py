@@ -194,6 +194,7 @@ class ULC(Combination):
     kind = "ULC"
     description = "uniform linear combination of metrics normalised over the test bed (Asiya's ULC)"
     aggregation = Aggregation.COMBINED
+    fitted = True
 
     def __init__(self, parts: Sequence[Metric], options: MetricOptions | None = None) -> None:
         super().__init__(parts, options)

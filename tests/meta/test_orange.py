@@ -217,3 +217,31 @@ def test_ted_zh_en_warns_about_the_low_rated_reference(
     else:
         assert err == ""
         assert "warnings" not in document
+
+
+def test_human_likeness_alone_scores_nothing_else() -> None:
+    """KING or ORANGE asked for alone below system level costs only the human-likeness scoring:
+    each reference and each system against each held-out set (2 + 2 × 2 corpora here, the
+    single-reference similarities QARLA's KING needs are the same ones), not the systems against
+    all references as correlations need. The results are the same either way."""
+    from checkpoints.evaluate.meta.criteria import Criterion
+    from checkpoints.evaluate.meta.results import CIMethod, MetaOptions
+    from checkpoints.evaluate.meta.runner import run_meta
+    from checkpoints.evaluate.metrics.registry import get_metric
+
+    metric = get_metric("chrF")
+    scored = metric.corpus_stats
+    calls: list[int] = []
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(len(args[1]))
+        return scored(*args, **kwargs)
+
+    metric.corpus_stats = counted  # type: ignore[method-assign]
+    alone = run_meta(_bed(), [metric], MetaOptions(level=Granularity.SEG, criteria=(Criterion.KING,), ci=CIMethod.NONE))
+    assert calls == [1] * 6
+    calls.clear()
+    both = run_meta(_bed(), [metric], MetaOptions(level=Granularity.SEG, criteria=(Criterion.PEARSON, Criterion.KING),
+                                                  ci=CIMethod.NONE))
+    assert sorted(calls) == [1] * 6 + [2] * 2  # plus each system against both references
+    assert alone.results["chrF"][Criterion.KING] == both.results["chrF"][Criterion.KING]
