@@ -25,8 +25,10 @@ For each pair it prints one row per metric with:
 then a row for the uniform linear combination (ULC, Asiya's normalisation)
 of the greedy optimal set for system-level Pearson (``meta --optimize
 pearson``). Under the table: the time of each step — the metrics' segment
-statistics (computed once per metric and shared, as one ``meta`` run shares
-them) and each criterion — and the total against the 60-second target.
+statistics (computed once per metric and shared by the later runs on the
+same test bed, ``run_meta(..., statistics=)``) and each criterion — and the
+total against the 60-second target. Metrics are scored in ``--jobs`` worker
+processes, as ``checkpoints meta --jobs N`` does (default: every core).
 
 zh-en is scored against ``refB``, mt-metrics-eval's standard reference for
 this test set: MQM rates ``ref`` below every system (−5.52 against −2.99 …
@@ -36,6 +38,7 @@ this test set: MQM rates ``ref`` below every system (−5.52 against −2.99 …
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -89,30 +92,6 @@ def load_judged(folder: Path, pair: str, references: Sequence[str]) -> JudgedSet
     )
 
 
-class SharedStatistics:
-    """A metric whose per-segment statistics are computed once per system output and reused.
-
-    One ``meta`` run computes each metric's statistics once for every
-    criterion; this script runs the criteria one by one to time them, and
-    this wrapper keeps the shared part out of each criterion's time.
-    """
-
-    def __init__(self, metric: Metric) -> None:
-        self._metric = metric
-        self._statistics: dict[tuple[str, ...], np.ndarray] = {}
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._metric, name)
-
-    def corpus_stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]],
-                     sources: Sequence[str] | None = None) -> np.ndarray:
-        key = (*hypotheses, "\x00", *(text for reference in references for text in reference))
-        stats = self._statistics.get(key)
-        if stats is None:
-            stats = self._statistics[key] = self._metric.corpus_stats(hypotheses, references, sources)
-        return stats
-
-
 def timed(label: str, times: dict[str, float], work: Callable[[], MetaResult]) -> MetaResult:
     started = time.perf_counter()
     result = work()
@@ -126,29 +105,40 @@ def value(result: MetaResult, metric: str, criterion: Criterion, grouped: bool =
     return None if found is None else found.r
 
 
-def optimal_set(judged: JudgedSet, metrics: Sequence[Metric], times: dict[str, float]) -> GreedyResult:
+def optimal_set(judged: JudgedSet, metrics: Sequence[Metric], statistics: dict[str, dict[str, np.ndarray]],
+                times: dict[str, float]) -> GreedyResult:
     """The greedy optimal set for system-level Pearson (``meta --optimize pearson``)."""
     started = time.perf_counter()
-    statistics = {metric.name: segment_statistics(judged, metric) for metric in metrics}
     units = referents(judged, Granularity.SYS)
     found = optimize_metrics(judged, metrics, statistics, units, Granularity.SYS, Criterion.PEARSON)
     times["optimal set (greedy, system-level pearson)"] = time.perf_counter() - started
     return found
 
 
-def acc_eq_by_item(judged: JudgedSet, metric: Metric) -> float | None:
-    """Segment-level acc-eq grouped by item (WMT's ``average_by="item"``): one ε for all segments."""
-    units = referents(judged, Granularity.SEG)
-    x = metric_values(metric, segment_statistics(judged, metric), units, Granularity.SEG)
-    rows: dict[int, list[int]] = {}
-    for index, unit in enumerate(units):
-        rows.setdefault(int(unit.positions[0]), []).append(index)
-    y = np.array([unit.human for unit in units])
-    found = tie_calibration_grouped([(x[r], y[r]) for r in rows.values() if len(r) >= 2]).value
-    return None if np.isnan(found) else found
+class ItemGroups:
+    """The segment-level referents of a judged set, grouped by item (segment), computed once."""
+
+    def __init__(self, judged: JudgedSet, statistics: dict[str, dict[str, np.ndarray]]) -> None:
+        self.judged = judged
+        self.statistics = statistics
+        self.units = referents(judged, Granularity.SEG)
+        rows: dict[int, list[int]] = {}
+        for index, unit in enumerate(self.units):
+            rows.setdefault(int(unit.positions[0]), []).append(index)
+        self.rows = [np.array(r) for r in rows.values() if len(r) >= 2]
+        self.human = np.array([unit.human for unit in self.units])
+
+    def acc_eq(self, metric: Metric) -> float | None:
+        """Segment-level acc-eq grouped by item (WMT's ``average_by="item"``): one ε for all segments."""
+        stats = self.statistics.get(metric.name)
+        if stats is None:
+            stats = self.statistics[metric.name] = segment_statistics(self.judged, metric)
+        x = metric_values(metric, stats, self.units, Granularity.SEG)
+        found = tie_calibration_grouped([(x[r], self.human[r]) for r in self.rows]).value
+        return None if np.isnan(found) else found
 
 
-def run_pair(pair: str, names: Sequence[str], samples: int, seed: int) -> float:
+def run_pair(pair: str, names: Sequence[str], samples: int, seed: int, jobs: int) -> float:
     folder = TED / pair
     target = pair.split("-")[1]
     references = [SCORED_REFERENCE[pair]]
@@ -158,7 +148,7 @@ def run_pair(pair: str, names: Sequence[str], samples: int, seed: int) -> float:
     metrics = []
     for name in names:
         try:
-            metrics.append(SharedStatistics(get_metric(name, options, cache)))
+            metrics.append(get_metric(name, options, cache))
         except UsageError as error:  # a metric the target language does not support (METEOR-sy for German)
             print(f"skipped: {error}")
     names = [metric.name for metric in metrics]
@@ -167,17 +157,20 @@ def run_pair(pair: str, names: Sequence[str], samples: int, seed: int) -> float:
     print(f"\n== {pair}: {len(judged.outputs)} systems × {judged.size} segments, reference {references[0]}, "
           f"tokenize {options.tokenize} ==")
 
+    statistics: dict[str, dict[str, np.ndarray]] = {}  # every run on ``judged`` scores each metric once
+
     def meta(level: Granularity, criteria: tuple[Criterion, ...], on: JudgedSet = judged,
              chosen: Sequence[Metric] = metrics) -> MetaResult:
         return run_meta(on, chosen, MetaOptions(level=level, criteria=criteria, ci=CIMethod.NONE, samples=samples,
-                                                seed=seed))
+                                                seed=seed, jobs=jobs), statistics=statistics if on is judged else None)
 
     timed("segment statistics (every metric, once)", times, lambda: meta(Granularity.SYS, (Criterion.PEARSON,)))
     system = timed("pearson, kendall, pairwise-accuracy (sys)", times, lambda: meta(
         Granularity.SYS, (Criterion.PEARSON, Criterion.KENDALL, Criterion.PAIRWISE_ACCURACY)))
     spa = timed(f"spa ({samples} permutations)", times, lambda: meta(Granularity.SYS, (Criterion.SPA,)))
     started = time.perf_counter()
-    by_item = {metric.name: acc_eq_by_item(judged, metric) for metric in metrics}
+    items = ItemGroups(judged, statistics)
+    by_item = {metric.name: items.acc_eq(metric) for metric in metrics}
     times["acc-eq (seg, by item)"] = time.perf_counter() - started
     pooled = timed("acc-eq (seg, pooled), BLEU alone", times,
                    lambda: meta(Granularity.SEG, (Criterion.ACC_EQ,), chosen=metrics[:1]))
@@ -186,12 +179,12 @@ def run_pair(pair: str, names: Sequence[str], samples: int, seed: int) -> float:
         both = load_judged(folder, pair, ["ref", "refB"])
         king = timed("king (trans-topic, ref + refB)", times, lambda: meta(Granularity.SEG, (Criterion.KING,), both))
 
-    found = optimal_set(judged, metrics, times)
+    found = optimal_set(judged, metrics, statistics, times)
     ulc = get_metric(f"ULC({','.join(found.metrics)})", options, cache)
     combined = run_meta(judged, [ulc], MetaOptions(
         level=Granularity.SYS, ci=CIMethod.NONE, samples=samples, seed=seed,
         criteria=(Criterion.PEARSON, Criterion.KENDALL, Criterion.PAIRWISE_ACCURACY, Criterion.SPA)))
-    by_item[ulc.name] = acc_eq_by_item(judged, ulc)
+    by_item[ulc.name] = items.acc_eq(ulc)
 
     header = f"{'metric':<22} {'pearson':>8} {'kendall':>8} {'pair-acc':>8} {'spa':>6} {'acc-eq':>7} {'king':>6}"
     print(header)
@@ -230,11 +223,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--metrics", default=None, help="comma-separated metric names (default: the lexical set)")
     parser.add_argument("--samples", type=int, default=1000, help="permutations of SPA")
     parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="worker processes scoring metrics (meta --jobs; default: the machine's cores)")
     args = parser.parse_args(argv)
     names = args.metrics.split(",") if args.metrics else list(metric_names("lexical"))
     started = time.perf_counter()
     for pair in args.pairs:
-        run_pair(pair, names, args.samples, args.seed)
+        run_pair(pair, names, args.samples, args.seed, args.jobs)
     whole = time.perf_counter() - started
     print(f"\nwhole table, {len(args.pairs)} pairs × {len(names)} metrics: {whole:.1f} s "
           f"(target {TARGET_SECONDS:.0f} s: {'met' if whole <= TARGET_SECONDS else 'not met'})")

@@ -105,6 +105,9 @@ Examples:
 
   checkpoints meta --mqm mqm_ted_zhen.tsv --reference-system ref \\
       --reference-system refB -m BLEU,chrF -g seg --criteria pearson,king,orange
+
+  checkpoints meta --mqm mqm_ted_ende.tsv --reference-system ref \\
+      -m BLEU,chrF,-TER,-WER,Ol,Pl,GTM-1 --jobs 4
 """
 
 
@@ -165,6 +168,7 @@ def meta(
     samples: Annotated[int, typer.Option("--samples", metavar="N", help="Bootstrap resamples, or permutations for spa and --clusters.")] = 1000,
     alpha: Annotated[float, typer.Option("--alpha", metavar="A", help="Significance level: 0.05 gives 95% intervals.")] = 0.05,
     seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the resampling.")] = 12345,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Score metrics in N worker processes side by side (Linux).")] = 1,
     tokenize: Annotated[str | None, typer.Option("--tokenize", metavar="|".join(TOKENIZERS), help="Metric tokenizer [default: zh for a Chinese target, else 13a].", show_default=False)] = None,
     case: Annotated[str, typer.Option("--case", metavar="cs|ci", help="Case-sensitive (cs) or case-insensitive (ci) matching.")] = "cs",
     target_lang: Annotated[str | None, typer.Option("--target-lang", metavar="LANG", help="Target language (tokenizer default, stemmers, METEOR); METEOR and ROUGE need it.", show_default=False)] = None,
@@ -241,7 +245,7 @@ def meta(
 
     options = MetaOptions(
         level=level, criteria=chosen_criteria, ci=ci_method, samples=samples, alpha=alpha, seed=seed,
-        clusters=cluster_criterion, optimize=optimize_criterion, learn=learn_options,
+        clusters=cluster_criterion, optimize=optimize_criterion, learn=learn_options, jobs=jobs,
     )
     request = MetaRequest(judgments, names, options, tokenize=tokenize, case=case, target_lang=target_lang,
                           suite=suite, suite_name=suite_name)

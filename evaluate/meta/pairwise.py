@@ -196,24 +196,33 @@ def tie_calibration_grouped(groups: Sequence[tuple[np.ndarray, np.ndarray]]) -> 
     values within 1e-12 of the maximum count as the maximum (float sums of
     those weights are not exact), the smallest such ε is taken.
     """
-    terms = []
-    for x, y in groups:
-        a, b = _vectors(x, y)
+    by_size: dict[int, list[int]] = {}
+    vectors = [_vectors(x, y) for x, y in groups]
+    for index, (a, _) in enumerate(vectors):
         if a.size >= 2:
-            terms.append(_pair_terms(a, b))
-    if not terms:
+            by_size.setdefault(a.size, []).append(index)
+    if not by_size:
         return TieCalibration(math.nan, math.nan)
-    weights = [np.full(t[0].size, 1.0 / (len(terms) * t[0].size)) for t in terms]
-    distance = np.concatenate([t[0] for t in terms])
-    agrees = np.concatenate([t[1] for t in terms])
-    human_tie = np.concatenate([t[2] for t in terms])
-    weight = np.concatenate(weights)
+    items = sum(len(members) for members in by_size.values())
+    # Items of one size are stacked, so each size's pairs are one array operation: (items, pairs).
+    blocks = []
+    for size, members in by_size.items():
+        first, second = np.triu_indices(size, 1)
+        x = np.stack([vectors[i][0] for i in members])
+        y = np.stack([vectors[i][1] for i in members])
+        dx, dy = x[:, first] - x[:, second], y[:, first] - y[:, second]
+        blocks.append((members, np.abs(dx), np.sign(dx) == np.sign(dy), dy == 0, 1.0 / (items * first.size)))
+    distance = np.concatenate([d.ravel() for _, d, _, _, _ in blocks])
+    agrees = np.concatenate([a.ravel() for _, _, a, _, _ in blocks])
+    human_tie = np.concatenate([t.ravel() for _, _, _, t, _ in blocks])
+    weight = np.concatenate([np.full(d.size, w) for _, d, _, _, w in blocks])
     change = weight * (human_tie.astype(np.float64) - agrees.astype(np.float64))
     _, epsilon = _best_threshold(distance, change, float(weight[agrees].sum()), 1e-12)
-    items = tuple(
-        float(np.mean(np.where(d <= epsilon, tied, agree))) for d, agree, tied in terms
-    )
-    return TieCalibration(float(np.mean(items)), epsilon, items)
+    per_item = np.empty(len(vectors))
+    for members, d, agree, tied, _ in blocks:
+        per_item[members] = np.mean(np.where(d <= epsilon, tied, agree), axis=1)
+    kept = tuple(float(per_item[i]) for i in sorted(i for members in by_size.values() for i in members))
+    return TieCalibration(float(np.mean(kept)), epsilon, kept)
 
 
 def acc_eq(x: np.ndarray, y: np.ndarray) -> float:

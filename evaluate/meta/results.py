@@ -51,8 +51,12 @@ class MetaOptions:
     """Search the greedy optimal metric set by this criterion (:mod:`~checkpoints.evaluate.meta.optimize`)."""
     learn: LearnOptions | None = None
     """Learn a combination of metrics from the human scores (:mod:`~checkpoints.evaluate.meta.learn`)."""
+    jobs: int = 1
+    """Worker processes scoring metrics side by side (:mod:`~checkpoints.evaluate.meta.parallel`)."""
 
     def __post_init__(self) -> None:
+        if self.jobs < 1:
+            raise UsageError(f"jobs must be at least 1, not {self.jobs}")
         if not 0.0 < self.alpha < 1.0:
             raise UsageError(f"alpha must lie strictly between 0 and 1, not {self.alpha}")
         if not self.criteria:

@@ -52,6 +52,7 @@ from checkpoints.evaluate.meta.pairwise import (
     tie_calibration,
     tie_calibration_grouped,
 )
+from checkpoints.evaluate.meta.parallel import can_fork, forked_map
 from checkpoints.evaluate.meta.results import (
     CIMethod,
     CorrelationResult,
@@ -208,10 +209,15 @@ def run_meta(
     metrics: Sequence[Metric],
     options: MetaOptions,
     track: Callable[[Sequence[Metric]], Iterable[Metric]] | None = None,
+    statistics: dict[str, dict[str, np.ndarray]] | None = None,
 ) -> MetaResult:
     """Correlate each metric with the human scores of ``judged`` at ``options.level``.
 
     ``track`` wraps the loop over metrics (the command line passes a progress bar).
+    ``statistics``: each metric's per-system segment statistics on ``judged``
+    (:func:`~checkpoints.evaluate.meta.scores.segment_statistics`) from an
+    earlier run on the same test bed, by metric name; used where present and
+    filled in where not, so several runs on one test bed score each metric once.
 
     With ``options.optimize`` the greedy optimal set is searched
     (:mod:`~checkpoints.evaluate.meta.optimize`); with ``options.learn`` a
@@ -242,7 +248,7 @@ def run_meta(
     want_spa = Criterion.SPA in options.criteria
     common = _common_positions(judged, units) if want_spa else np.empty(0, dtype=np.int64)
     segment_matrix: dict[str, np.ndarray] = {}
-    statistics: dict[str, dict[str, np.ndarray]] = {}
+    statistics = {} if statistics is None else statistics
     # Human likeness scores references and systems against references on its own: asked for
     # alone, below system level (whose scatter points need the scores), it needs nothing else
     # (but ULC, whose normalisation is fitted on the systems' statistics).
@@ -250,12 +256,13 @@ def run_meta(
         bool(options.correlations) or options.level is Granularity.SYS or options.clusters is not None
         or options.optimize is not None or options.learn is not None
     )
-    for metric in track(metrics) if track is not None else metrics:
-        if scored or metric.fitted:
-            stats = statistics[metric.name] = segment_statistics(judged, metric)
+    work = MetricWork(judged, metrics, options.level, scored, want_likeness, want_king, statistics)
+    for metric, (stats, measured) in zip(metrics, work.run(options.jobs, track), strict=True):
+        if stats is not None:
+            statistics[metric.name] = stats
             x_by_metric[metric.name] = metric_values(metric, stats, units, options.level)
-        if want_likeness:
-            likeness[metric.name] = human_likeness(judged, metric, options.level, want_king)
+        if measured is not None:
+            likeness[metric.name] = measured
         if want_spa:
             segment_matrix[metric.name] = np.array(
                 [metric.segment_scores(np.nan_to_num(stats[unit.system]))[common] for unit in units]
@@ -292,6 +299,51 @@ def run_meta(
         learned=_learned(judged, metrics, statistics, options),
         points=_system_points(units, x_by_metric) if options.level is Granularity.SYS else None,
     )
+
+
+MetricScores = tuple[dict[str, np.ndarray] | None, HumanLikeness | None]
+"""A metric's segment statistics per system (None when not needed) and its human likeness (None when not asked)."""
+
+
+class MetricWork:
+    """Every metric's scoring for one run: statistics (unless given), human likeness, alone or in workers."""
+
+    def __init__(self, judged: JudgedSet, metrics: Sequence[Metric], level: Granularity, scored: bool,
+                 likeness: bool, king: bool, known: Mapping[str, dict[str, np.ndarray]]) -> None:
+        self.judged, self.metrics, self.level = judged, metrics, level
+        self.scored, self.likeness, self.king, self.known = scored, likeness, king, known
+
+    def one(self, index: int) -> MetricScores:
+        metric = self.metrics[index]
+        stats = self.known.get(metric.name)
+        if stats is None and (self.scored or metric.fitted):
+            stats = segment_statistics(self.judged, metric)
+        measured = human_likeness(self.judged, metric, self.level, self.king) if self.likeness else None
+        return stats, measured
+
+    def run(self, jobs: int, track: Callable[[Sequence[Metric]], Iterable[Metric]] | None) -> list[MetricScores]:
+        """Every metric's scores in order; ``track`` advances as metrics are done.
+
+        ULC (fitted on the statistics it computes) and check-point metrics (read
+        from a suite's database) are scored here, after the workers.
+        """
+        ticks = iter(track(self.metrics) if track is not None else self.metrics)
+        done: dict[int, MetricScores] = {}
+        elsewhere = [i for i, m in enumerate(self.metrics) if not m.fitted and not is_checkpoint_metric(m)]
+        if jobs > 1 and len(elsewhere) > 1 and can_fork():
+            groups: dict[type, list[int]] = {}
+            for index in elsewhere:
+                groups.setdefault(type(self.metrics[index]), []).append(index)
+            for index, scores in forked_map(self.one, list(groups.values()), jobs):
+                next(ticks, None)
+                done[index] = scores if scores is not None else self.one(index)
+        for index in range(len(self.metrics)):
+            if index not in done:
+                next(ticks, None)
+                done[index] = self.one(index)
+        for _ in ticks:  # the last metric's tick
+            pass
+        return [done[index] for index in range(len(self.metrics))]
 
 
 def _system_points(units: Sequence[Referent], x_by_metric: Mapping[str, np.ndarray]) -> dict[str, object]:

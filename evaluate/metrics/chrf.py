@@ -60,9 +60,9 @@ def split_punctuation(text: str) -> list[str]:
     return words
 
 
-def extract_ngrams(text: str, word_order: int) -> list[Counter[str]]:
-    """Character n-grams of orders 1..6, then word n-grams of orders 1..word_order."""
-    ngrams = extract_all_char_ngrams(text, CHAR_ORDER, False)
+def extract_ngrams(text: str, word_order: int, char_order: int = CHAR_ORDER) -> list[Counter[str]]:
+    """Character n-grams of orders 1..char_order, then word n-grams of orders 1..word_order."""
+    ngrams = extract_all_char_ngrams(text, char_order, False) if char_order else []
     if word_order:
         words = split_punctuation(text)
         ngrams.extend(extract_word_ngrams(words, order) for order in range(1, word_order + 1))
@@ -127,13 +127,14 @@ class ChrfReferences:
     systems often produce the same output for a segment.
     """
 
-    def __init__(self, references: ReferenceKey, word_order: int, lowercase: bool) -> None:
+    def __init__(self, references: ReferenceKey, word_order: int, lowercase: bool, char_order: int = CHAR_ORDER) -> None:
         self.word_order = word_order
+        self.char_order = char_order
         self.lowercase = lowercase
         self.ngrams: list[list[list[Counter[str]]]] = []
         self.sizes: list[list[list[int]]] = []
         for segment in zip(*references, strict=True):
-            per_reference = [extract_ngrams(self.prepare(text), word_order) for text in segment]
+            per_reference = [extract_ngrams(self.prepare(text), word_order, char_order) for text in segment]
             self.ngrams.append(per_reference)
             self.sizes.append([[sum(counter.values()) for counter in ngrams] for ngrams in per_reference])
         self._rows: dict[tuple[int, str], tuple[int, ...]] = {}
@@ -149,7 +150,7 @@ class ChrfReferences:
         return cached
 
     def _statistics(self, index: int, hypothesis: str) -> tuple[int, ...]:
-        hypothesis_ngrams = extract_ngrams(hypothesis, self.word_order)
+        hypothesis_ngrams = extract_ngrams(hypothesis, self.word_order, self.char_order)
         hypothesis_sizes = [sum(counter.values()) for counter in hypothesis_ngrams]
         candidates = []
         for reference_ngrams, reference_sizes in zip(self.ngrams[index], self.sizes[index], strict=True):
@@ -167,10 +168,24 @@ class ChrfReferences:
 
 def chrf_table(cache: MetricCache, hypotheses: Sequence[str], references: ReferenceKey, word_order: int,
                lowercase: bool) -> np.ndarray:
-    """Per-segment statistics of one system output, from the run's shared reference n-grams."""
-    corpus = cache.get(("chrf", references, word_order, lowercase),
-                       lambda: ChrfReferences(references, word_order, lowercase))
-    width = 3 * (CHAR_ORDER + word_order)
+    """Per-segment statistics of one system output, from the run's shared reference n-grams.
+
+    With one reference, chrF++'s character columns are chrF's statistics (each
+    order is counted on its own, and there is no best reference to choose), so
+    they come from chrF's table of the run and only the word n-grams are
+    counted here.
+    """
+    if word_order and len(references) == 1:
+        characters = _table(cache, hypotheses, references, 0, lowercase, CHAR_ORDER)
+        return np.hstack((characters, _table(cache, hypotheses, references, word_order, lowercase, 0)))
+    return _table(cache, hypotheses, references, word_order, lowercase, CHAR_ORDER)
+
+
+def _table(cache: MetricCache, hypotheses: Sequence[str], references: ReferenceKey, word_order: int,
+           lowercase: bool, char_order: int) -> np.ndarray:
+    corpus = cache.get(("chrf", references, word_order, lowercase, char_order),
+                       lambda: ChrfReferences(references, word_order, lowercase, char_order))
+    width = 3 * (char_order + word_order)
     return np.array([corpus.row(index, hypothesis) for index, hypothesis in enumerate(hypotheses)],
                     dtype=np.float64).reshape(len(hypotheses), width)
 

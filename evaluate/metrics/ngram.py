@@ -86,26 +86,22 @@ def length_ratio(candidate: Tokens, reference: Tokens) -> float:
 
 Items = Callable[[Tokens], Counter]
 Similarity = Callable[[Counter, Counter], float]
-Compare = Callable[[Tokens, Tokens], float]
-
-
-def _measure(items: Items, similarity: Similarity) -> Compare:
-    return lambda candidate, reference: similarity(items(candidate), items(reference))
 
 
 @cache
-def comparison(name: str) -> Compare:
-    """The segment-level comparison behind an NGRAM measure name."""
+def parts(name: str) -> tuple[str, Items, Similarity] | None:
+    """What an NGRAM measure compares: its kind of items (``"Char3"``: shared by the cosine and
+    the Jaccard measure), how they are extracted, and the similarity; None for NGRAM-lenratio."""
     if name not in DESCRIPTIONS:
         raise UsageError(f"unknown NGRAM measure {name!r}")
     if name == "NGRAM-lenratio":
-        return length_ratio
+        return None
     if name == "NGRAM-jacCognates":
-        return _measure(prefixes, jaccard)
+        return "Cognates", prefixes, jaccard
     body = name.removeprefix("NGRAM-").removesuffix("ngrams")
     similarity, unit, order = body[:3], body[3:-1], int(body[-1])
     extract = token_ngrams if unit == "Tok" else char_ngrams
-    return _measure(lambda tokens: extract(tokens, order), jaccard if similarity == "jac" else cosine)
+    return f"{unit}{order}", lambda tokens: extract(tokens, order), jaccard if similarity == "jac" else cosine
 
 
 class NgramSimilarity(TableMeanOfSegments):
@@ -114,7 +110,7 @@ class NgramSimilarity(TableMeanOfSegments):
     def __init__(self, name: str, options: MetricOptions | None = None) -> None:
         super().__init__(options)
         check_options(self.options)
-        comparison(name)
+        parts(name)
         self.name = name
         self.description = DESCRIPTIONS[name]
 
@@ -140,15 +136,29 @@ def segment_maxima(cache: MetricCache, name: str, tokenize: str, lowercase: bool
     scored once per reference corpus and run.
     """
     tokens = cached_tokens(cache, tokenize, lowercase)
-    compare = comparison(name)
     seen: dict[tuple[int, str], float] = cache.get(("ngram", name, tokenize, lowercase, references), dict)
+    found = parts(name)
+    if found is None:
+        def against(index: int, candidate: Tokens) -> float:
+            return max(length_ratio(candidate, tokens(reference_set[index])) for reference_set in references)
+    else:
+        kind, items, similarity = found
+        # The references' items, extracted once for every system and for both similarities.
+        reference_items: dict[int, list[Counter]] = cache.get(  # type: ignore[type-arg]
+            ("ngram-items", kind, tokenize, lowercase, references), dict)
+
+        def against(index: int, candidate: Tokens) -> float:
+            counted = reference_items.get(index)
+            if counted is None:
+                counted = reference_items[index] = [items(tokens(reference_set[index])) for reference_set in references]
+            candidate_items = items(candidate)
+            return max(similarity(candidate_items, reference) for reference in counted)
     scores = np.empty(len(hypotheses))
     for index, hypothesis in enumerate(hypotheses):
         entry = (index, hypothesis)
         score = seen.get(entry)
         if score is None:
-            candidate = tokens(hypothesis)
-            score = seen[entry] = max(compare(candidate, tokens(reference_set[index])) for reference_set in references)
+            score = seen[entry] = against(index, tokens(hypothesis))
         scores[index] = score
     return scores
 
