@@ -64,7 +64,7 @@ def score_model_directory(
     model_dir: Path, language: str, treebank: Path, threads: int = 1
 ) -> tuple[dict[str, float], str | None]:
     """:func:`score_pipeline` on a treebank as users have it (``.conllu`` or ``.conllu.xz``)."""
-    from checkpoints.extract.train_models import concatenate_conllu
+    from checkpoints.extract.train_data import concatenate_conllu
 
     with tempfile.TemporaryDirectory(prefix="checkpoints-score-") as temp:
         gold = concatenate_conllu([treebank], Path(temp) / "gold.conllu")

@@ -24,14 +24,12 @@ from checkpoints.extract.parse import (
     find_trained_models,
     load_trained_pipeline,
 )
-from checkpoints.extract.train_models import (
-    TrainRequest,
+from checkpoints.extract.train_data import (
     concatenate_conllu,
     has_multiword_tokens,
-    shrink_model_file,
-    train_models,
     treebank_shorthand,
 )
+from checkpoints.extract.train_models import TrainRequest, shrink_model_file, train_models
 
 DATA = Path(__file__).parent.parent / "data"
 MODELS = DATA / "models"
