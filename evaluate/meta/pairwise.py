@@ -121,18 +121,6 @@ class TieCalibration:
     """Grouped by item: each item's accuracy at the shared ε."""
 
 
-def _pair_terms(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per pair: ``|Δmetric|``, agreement when not tied by ε (sign match), and whether the humans tied."""
-    parts = [(np.abs(dx), np.sign(dx) == np.sign(dy), dy == 0) for dx, dy in _pair_blocks(x, y)]
-    if not parts:
-        return np.empty(0), np.empty(0, dtype=bool), np.empty(0, dtype=bool)
-    return (
-        np.concatenate([p[0] for p in parts]),
-        np.concatenate([p[1] for p in parts]),
-        np.concatenate([p[2] for p in parts]),
-    )
-
-
 def _best_threshold(distance: np.ndarray, change: np.ndarray, base: float, tolerance: float) -> tuple[float, float]:
     """Maximise ``base + Σ_{distance ≤ ε} change`` over ε ∈ {0} ∪ distances; the smallest ε on ties.
 

@@ -101,11 +101,8 @@ def _read_meteor(table: _Table, first: int, lines: Iterator[str]) -> None:
         if probability is None:
             return
         number += 3
-        try:
-            float(probability)
-        except ValueError:
-            raise InputError(table.path, number,
-                             "expected a probability (Meteor's probability/phrase/paraphrase lines)") from None
+        if not _is_number(probability):
+            raise InputError(table.path, number, "expected a probability (Meteor's probability/phrase/paraphrase lines)")
     raise InputError(table.path, number, "incomplete entry: expected a probability, a phrase and a paraphrase line")
 
 
