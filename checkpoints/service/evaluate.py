@@ -36,6 +36,7 @@ from checkpoints.model import SuiteData
 from checkpoints.report.checkpoint_json import evaluation_json
 from checkpoints.service.store import Store, engine_for
 from checkpoints.signature import Signature, suite_signature
+from checkpoints.workers import in_background
 
 
 @dataclass(slots=True)
@@ -101,9 +102,11 @@ def evaluate_systems(
         if categories is not None:  # "noun phrase" is "Noun phrase"; an unknown name suggests the closest
             categories = [suite.resolve_category(name) for name in categories]
         scorer = CheckpointScorer(suite, tokenize=tokenize, match=match, categories=categories, max_order=max_order)
-        scores = {name: scorer.score(lines) for name, lines in outputs.items()}
-        reports = {name: result.report() for name, result in scores.items()}
-        bleu = {name: scorer.bleu(lines) for name, lines in outputs.items()}
+        # the BLEU row needs none of the matching: a second CPU computes it meanwhile
+        with in_background(lambda: {name: scorer.bleu(lines) for name, lines in outputs.items()}) as bleu_row:
+            scores = {name: scorer.score(lines) for name, lines in outputs.items()}
+            reports = {name: result.report() for name, result in scores.items()}
+            bleu = bleu_row.result()
         evaluation = Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer))
         options = {
             "match": scorer.match.value,

@@ -52,7 +52,6 @@ from checkpoints.evaluate.meta.pairwise import (
     tie_calibration,
     tie_calibration_grouped,
 )
-from checkpoints.evaluate.meta.parallel import can_fork, forked_map
 from checkpoints.evaluate.meta.results import (
     CIMethod,
     CorrelationResult,
@@ -70,6 +69,7 @@ from checkpoints.evaluate.meta.scores import (
 )
 from checkpoints.evaluate.metrics.base import Granularity, Metric
 from checkpoints.evaluate.resample import Resampler, ResampleSpec
+from checkpoints.workers import can_fork, forked_map
 
 __all__ = [
     "CIMethod",

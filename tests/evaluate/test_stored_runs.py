@@ -194,6 +194,27 @@ def test_a_run_is_one_packed_row_per_system_and_compare_rebuilds_its_scores(stor
         results.checkpoints[left_out]
 
 
+@pytest.mark.parametrize("forked", [True, False])
+def test_the_bleu_row_is_the_same_from_a_child_process(stored: tuple[Path, SuiteData], tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch, forked: bool) -> None:
+    """``evaluate`` computes the BLEU row in a forked child beside the matching where it can;
+    the row is then exactly what the scorer computes in this process."""
+    from checkpoints import workers
+
+    if forked and not workers.can_fork():
+        pytest.skip("only Linux forks here")
+    monkeypatch.setattr(workers, "can_run_beside", workers.can_fork if forked else lambda: False)
+    db, data = stored
+    files = []
+    for seed in (1, 2, 3):
+        files.append((f"s{seed}", tmp_path / f"s{seed}.txt"))
+        files[-1][1].write_text("".join(line + "\n" for line in outputs(data, seed)), encoding="utf-8")
+    evaluation = evaluate_systems(db, files, tokenize="13a")
+    scorer = CheckpointScorer(data, tokenize="13a")
+    assert evaluation.bleu == {name: scorer.bleu(outputs(data, seed)) for name, seed in (("s1", 1), ("s2", 2), ("s3", 3))}
+    assert len(set(evaluation.bleu.values())) == 3
+
+
 def test_paused_gc_restores_the_collector_and_freezes_nothing() -> None:
     frozen = gc.get_freeze_count()
     was_enabled = gc.isenabled()

@@ -12,11 +12,11 @@ import pytest
 from checkpoints.errors import CheckpointsError
 from checkpoints.evaluate.meta.criteria import Criterion
 from checkpoints.evaluate.meta.judged import JudgedSet
-from checkpoints.evaluate.meta.parallel import can_fork, forked_map
 from checkpoints.evaluate.meta.results import CIMethod, MetaOptions
 from checkpoints.evaluate.meta.runner import run_meta
 from checkpoints.evaluate.metrics.base import MeanOfSegments, MetricOptions
 from checkpoints.evaluate.metrics.registry import get_metric
+from checkpoints.workers import can_fork, forked_map
 
 needs_fork = pytest.mark.skipif(not can_fork(), reason="workers are forked, which only Linux does here")
 
