@@ -1,3 +1,3 @@
-from checkpoints.cli import main
+from checkpoints.cli import run
 
-main()
+run()
