@@ -24,7 +24,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 class Base(DeclarativeBase):
@@ -103,29 +103,46 @@ class CategoryRow(Base):
     __table_args__ = (UniqueConstraint("suite_id", "name"),)
 
 
-class CheckpointRow(Base):
-    __tablename__ = "checkpoint"
-    id: Mapped[int] = mapped_column(primary_key=True)
-    suite_id: Mapped[int] = mapped_column(ForeignKey("suite.id", ondelete="CASCADE"), index=True)
-    pair_id: Mapped[int] = mapped_column(ForeignKey("pair.id", ondelete="CASCADE"), index=True)
-    category_id: Mapped[int] = mapped_column(ForeignKey("category.id", ondelete="CASCADE"), index=True)
-    number: Mapped[int] = mapped_column(Integer)
-    """The check-point's id inside its suite (stable across export and import)."""
-    span: Mapped[str] = mapped_column(Text)
-    """0-based source word indices separated by spaces."""
-    __table_args__ = (UniqueConstraint("suite_id", "number"),)
+class CheckpointBlock(Base):
+    """A suite's check-points and their references, packed column by column in one row.
 
+    Every command reads a suite's check-points whole, so they are kept as a
+    few packed arrays and one text rather than a row per check-point and per
+    reference (see :mod:`checkpoints.db.checkpoint_block`, which packs and
+    unpacks them). Check-points come in the order of their numbers.
+    """
 
-class CheckpointReferenceRow(Base):
-    __tablename__ = "checkpoint_reference"
+    __tablename__ = "checkpoint_block"
     id: Mapped[int] = mapped_column(primary_key=True)
-    checkpoint_id: Mapped[int] = mapped_column(ForeignKey("checkpoint.id", ondelete="CASCADE"), index=True)
-    position: Mapped[int] = mapped_column(Integer)
-    reference_index: Mapped[int] = mapped_column(Integer)
+    suite_id: Mapped[int] = mapped_column(ForeignKey("suite.id", ondelete="CASCADE"), unique=True)
+    count: Mapped[int] = mapped_column(Integer)
+    """How many check-points the block holds."""
+    numbers: Mapped[bytes] = mapped_column(LargeBinary)
+    """int64: each check-point's number inside its suite (stable across export and import), ascending."""
+    pair_positions: Mapped[bytes] = mapped_column(LargeBinary)
+    """int64: the position (``Pair.position``) of each check-point's sentence pair."""
+    categories: Mapped[bytes] = mapped_column(LargeBinary)
+    """int64: the position (``CategoryRow.position``) of each check-point's category."""
+    span_lengths: Mapped[bytes] = mapped_column(LargeBinary)
+    """int64: how many source word indices each check-point spans."""
+    spans: Mapped[bytes] = mapped_column(LargeBinary)
+    """int64: the 0-based source word indices of every check-point, one after the other."""
+    reference_counts: Mapped[bytes] = mapped_column(LargeBinary)
+    """int64: how many references each check-point has; the reference arrays hold them in turn."""
+    reference_indices: Mapped[bytes] = mapped_column(LargeBinary)
+    """int64: per reference, which reference translation of the pair it comes from."""
+    target_lengths: Mapped[bytes] = mapped_column(LargeBinary)
+    """int64: per reference, how many target word indices it has."""
+    targets: Mapped[bytes] = mapped_column(LargeBinary)
+    """int64: the 0-based target word indices of every reference, one after the other."""
+    dm: Mapped[bytes] = mapped_column(LargeBinary)
+    """float64: per reference, Zhou's dictionary matching degree."""
+    aligned: Mapped[bytes] = mapped_column(LargeBinary)
+    """uint8: per reference, 1 when it was found through the word alignment."""
+    token_lengths: Mapped[bytes] = mapped_column(LargeBinary)
+    """int64: per reference, the length in characters of its part of ``tokens``."""
     tokens: Mapped[str] = mapped_column(Text)
-    target_indices: Mapped[str] = mapped_column(Text, default="")
-    dm: Mapped[float] = mapped_column(Float, default=1.0)
-    from_alignment: Mapped[bool] = mapped_column(Boolean, default=True)
+    """Every reference's tokens joined by single spaces (``*`` for a gap), references concatenated."""
 
 
 class SystemRow(Base):
@@ -180,7 +197,7 @@ class CheckpointResultRow(Base):
     count: Mapped[int] = mapped_column(Integer)
     """How many check-points the arrays hold."""
     numbers: Mapped[bytes] = mapped_column(LargeBinary)
-    """int64: the check-points' numbers (``CheckpointRow.number``), ascending."""
+    """int64: the check-points' numbers (``CheckpointBlock.numbers``), ascending."""
     reference_positions: Mapped[bytes] = mapped_column(LargeBinary)
     """int64: position of r* in the check-point's references, −1 for a check-point without any."""
     dm: Mapped[bytes] = mapped_column(LargeBinary)

@@ -9,24 +9,22 @@ numbers the rows; a suite's natural keys map them back (``_ids_by_key``).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass
 from dataclasses import fields as dataclass_fields
 from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
-from sqlalchemy import Connection, delete, insert, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from checkpoints.db.bulk import insert_rows
+from checkpoints.db.checkpoint_block import CheckpointRecords, pack_checkpoints, unpack_checkpoints
 from checkpoints.db.models import (
     AlignmentRow,
     CategoryResultRow,
     CategoryRow,
-    CheckpointReferenceRow,
+    CheckpointBlock,
     CheckpointResultRow,
-    CheckpointRow,
     Pair,
     RunRow,
     SentenceRow,
@@ -42,7 +40,6 @@ from checkpoints.model import (
     Category,
     CheckPoint,
     Level,
-    Reference,
     Sentence,
     SentencePair,
     SuiteData,
@@ -115,7 +112,6 @@ def store_suite(session: Session, data: SuiteData) -> int:
         )
     if category_rows:
         session.execute(insert(CategoryRow.__table__), category_rows)
-    category_ids: dict[str, int] = _ids_by_key(session, CategoryRow.name, CategoryRow.suite_id, suite.id)
 
     pair_rows = [
         {"suite_id": suite.id, "position": position, "external_id": str(pair.id)}
@@ -124,11 +120,10 @@ def store_suite(session: Session, data: SuiteData) -> int:
     if pair_rows:
         session.execute(insert(Pair.__table__), pair_rows)
     pair_at: dict[int, int] = _ids_by_key(session, Pair.position, Pair.suite_id, suite.id)
-    pair_ids: dict[int, int] = {}
     sentence_rows: list[tuple[object, ...]] = []
     alignment_rows: list[tuple[object, ...]] = []
     for position, pair in enumerate(data.pairs):
-        pair_id = pair_ids[pair.id] = pair_at[position]
+        pair_id = pair_at[position]
         sentence_rows.append(_sentence_row(pair_id, "source", 0, pair.source))
         for index, reference in enumerate(pair.references):
             sentence_rows.append(_sentence_row(pair_id, "ref", index, reference))
@@ -137,40 +132,17 @@ def store_suite(session: Session, data: SuiteData) -> int:
     insert_rows(session, SentenceRow.__table__, SENTENCE_COLUMNS, sentence_rows)
     insert_rows(session, AlignmentRow.__table__, ("pair_id", "reference_index", "links"), alignment_rows)
 
-    checkpoint_rows: list[tuple[object, ...]] = []
-    for number, checkpoint in enumerate(data.checkpoints, start=1):
-        if checkpoint.category not in category_ids:
-            raise SuiteError(f"check-point {number} names unknown category {checkpoint.category!r}")
-        checkpoint_rows.append((
-            suite.id,
-            pair_ids[checkpoint.pair_id],
-            category_ids[checkpoint.category],
-            checkpoint.id if checkpoint.id is not None else number,
-            " ".join(map(str, checkpoint.source_indices)),
-        ))
-    insert_rows(
-        session, CheckpointRow.__table__, ("suite_id", "pair_id", "category_id", "number", "span"), checkpoint_rows
-    )
-    checkpoint_at: dict[int, int] = _ids_by_key(session, CheckpointRow.number, CheckpointRow.suite_id, suite.id)
-    reference_rows: list[tuple[object, ...]] = []
-    for checkpoint, row in zip(data.checkpoints, checkpoint_rows, strict=True):
-        checkpoint_id = checkpoint_at[row[3]]  # type: ignore[index]
-        for position, reference in enumerate(checkpoint.references):
-            reference_rows.append((
-                checkpoint_id,
-                position,
-                reference.reference_index,
-                " ".join(reference.tokens),
-                " ".join(map(str, reference.target_indices)),
-                float(reference.dm),
-                bool(reference.from_alignment),
-            ))
-    insert_rows(session, CheckpointReferenceRow.__table__, REFERENCE_COLUMNS, reference_rows)
+    pair_position = {pair.id: position for position, pair in enumerate(data.pairs)}
+    if len(pair_position) < len(data.pairs):
+        repeated = next(pair.id for position, pair in enumerate(data.pairs) if pair_position[pair.id] != position)
+        raise SuiteError(f"pair id {repeated} is used twice in suite {data.name!r}")
+    category_position = {category.name: position for position, category in enumerate(data.categories)}
+    block = pack_checkpoints(data.checkpoints, pair_position, category_position)
+    session.execute(insert(CheckpointBlock.__table__), [{"suite_id": suite.id, **block}])
     return suite.id
 
 
 SENTENCE_COLUMNS = ("pair_id", "side", "reference_index", "text", "tokens", "conllu")
-REFERENCE_COLUMNS = ("checkpoint_id", "position", "reference_index", "tokens", "target_indices", "dm", "from_alignment")
 
 
 def _sentence_row(pair_id: int, side: str, index: int, sentence: Sentence) -> tuple[object, ...]:
@@ -234,23 +206,12 @@ def load_suite(session: Session, name: str | None = None) -> SuiteData:
             )
         )
 
-    checkpoint_rows = sorted(
-        row
-        for row in map(tuple, connection.execute(
-            select(CheckpointRow.number, CheckpointRow.id, CheckpointRow.pair_id, CheckpointRow.category_id, CheckpointRow.span)
-            .where(CheckpointRow.suite_id == suite.id)
-        ).all())
-        if row[2] in pair_number
-    )  # by number
-    code_of = {row_id: code for code, (row_id, *_) in enumerate(category_rows)}
-    records = _CheckpointRecords(
-        numbers=[row[0] for row in checkpoint_rows],
-        pairs=[pair_number[row[2]] for row in checkpoint_rows],
-        categories=[code_of[row[3]] for row in checkpoint_rows],
-        category_names=[row[1] for row in category_rows],
-        spans=[row[4] for row in checkpoint_rows],
-        **_checkpoint_references(connection, suite.id, [row[1] for row in checkpoint_rows]),
-    )
+    block = connection.execute(select(CheckpointBlock).where(CheckpointBlock.suite_id == suite.id)).one_or_none()
+    pair_numbers = np.fromiter(pair_number.values(), dtype=np.int64, count=len(pair_number))
+    category_names = [row[1] for row in category_rows]
+    if block is None:  # written in the suite's own transaction: a suite without one was damaged
+        raise SuiteError(f"suite {suite.name!r} has lost its check-points: the database is damaged")
+    records = unpack_checkpoints(block, pair_numbers, category_names)
     suite_data = StoredSuite(
         name=suite.name,
         source_lang=suite.source_lang,
@@ -266,91 +227,6 @@ def load_suite(session: Session, name: str | None = None) -> SuiteData:
     )
     suite_data._records = records
     return suite_data
-
-
-def _checkpoint_references(connection: Connection, suite_id: int, checkpoint_ids: list[int]) -> dict[str, Any]:
-    """The references of the check-points ``checkpoint_ids`` (row ids, in suite order), column
-    by column in that order, each check-point's in their stored order, and how many each has."""
-    rows = connection.execute(
-        select(
-            CheckpointReferenceRow.checkpoint_id,
-            CheckpointReferenceRow.position,
-            CheckpointReferenceRow.reference_index,
-            CheckpointReferenceRow.tokens,
-            CheckpointReferenceRow.target_indices,
-            CheckpointReferenceRow.dm,
-            CheckpointReferenceRow.from_alignment,
-        ).where(CheckpointReferenceRow.checkpoint_id.in_(select(CheckpointRow.id).where(CheckpointRow.suite_id == suite_id)))
-    ).all()
-    ids = np.asarray(checkpoint_ids, dtype=np.int64)
-    if not rows:
-        return {"counts": np.zeros(len(ids), dtype=np.int64), "indices": [], "tokens": [], "targets": [],
-                "dm": np.zeros(0), "aligned": []}
-    owners, positions, indices, tokens, targets, dms, aligned = (list(column) for column in zip(*rows, strict=True))
-    by_id = np.argsort(ids)
-    owner_ids = np.asarray(owners, dtype=np.int64)
-    at = np.minimum(np.searchsorted(ids[by_id], owner_ids), max(len(ids) - 1, 0))
-    known = (ids[by_id][at] == owner_ids) if len(ids) else np.zeros(len(owners), dtype=bool)
-    rank = np.where(known, by_id[at] if len(ids) else 0, len(ids))  # references of left-out check-points go last
-    order = np.lexsort((np.asarray(positions, dtype=np.int64), rank))
-    if (order != np.arange(len(order))).any():
-        indices, tokens, targets, dms, aligned = ([column[i] for i in order.tolist()] for column in (indices, tokens, targets, dms, aligned))
-        rank = rank[order]
-    kept = int(known.sum())
-    return {
-        "counts": np.bincount(rank[:kept], minlength=len(ids)).astype(np.int64),
-        "indices": indices[:kept],
-        "tokens": tokens[:kept],
-        "targets": targets[:kept],
-        "dm": np.asarray(dms[:kept], dtype=np.float64),
-        "aligned": aligned[:kept],
-    }
-
-
-@dataclass(slots=True)
-class _CheckpointRecords:
-    """A stored suite's check-points as read: columns in suite order (by number), references
-    grouped per check-point, numbers still as stored text."""
-
-    numbers: list[int]
-    pairs: list[int]
-    categories: list[int]
-    category_names: list[str]
-    spans: list[str]
-    counts: np.ndarray
-    indices: list[int]
-    tokens: list[str]
-    targets: list[str]
-    dm: np.ndarray
-    aligned: list[bool]
-
-    def columns(self) -> CheckpointColumns:
-        return CheckpointColumns(
-            numbers=np.asarray(self.numbers, dtype=np.int64),
-            pair_ids=np.asarray(self.pairs, dtype=np.int64),
-            categories=np.asarray(self.categories, dtype=np.int64),
-            category_names=self.category_names,
-            reference_counts=self.counts,
-            tokens=self.tokens,
-            dm=self.dm,
-        )
-
-    def checkpoints(self) -> list[CheckPoint]:
-        references = list(
-            map(Reference, self.indices, _int_lists(self.targets), [text.split(" ") if text else [] for text in self.tokens],
-                self.dm.tolist(), map(bool, self.aligned))
-        )
-        ends = np.cumsum(self.counts).tolist()
-        return list(
-            map(
-                CheckPoint,
-                self.pairs,
-                [self.category_names[code] for code in self.categories],
-                _int_lists(self.spans),
-                [references[start:end] for start, end in zip([0, *ends][:-1], ends, strict=True)],
-                self.numbers,
-            )
-        )
 
 
 class StoredSuite(SuiteData):
@@ -372,7 +248,7 @@ class StoredSuite(SuiteData):
         records = self._pending()
         return records.columns() if records is not None else None
 
-    def _pending(self) -> _CheckpointRecords | None:
+    def _pending(self) -> CheckpointRecords | None:
         try:
             return self._records
         except AttributeError:  # made by __init__ (dataclasses.replace, a copy): nothing pending
@@ -405,13 +281,6 @@ StoredSuite.checkpoints = property(  # type: ignore[assignment]
 )
 
 
-def _int_lists(texts: Sequence[str]) -> list[list[int]]:
-    """Space-separated integers (spans, target indices) parsed in one pass over all of them."""
-    values = list(map(int, " ".join(texts).split()))
-    ends = np.cumsum([text.count(" ") + 1 if text else 0 for text in texts]).tolist()
-    return [values[start:end] for start, end in zip([0, *ends][:-1], ends, strict=True)]
-
-
 def _alignment_from_text(links: str) -> Alignment:
     pairs = []
     for item in links.split():
@@ -430,18 +299,16 @@ def delete_suite(session: Session, name: str) -> None:
     """
     suite_id = find_suite(session, name).id
     runs = select(RunRow.id).where(RunRow.suite_id == suite_id).scalar_subquery()
-    checkpoints = select(CheckpointRow.id).where(CheckpointRow.suite_id == suite_id).scalar_subquery()
     pairs = select(Pair.id).where(Pair.suite_id == suite_id).scalar_subquery()
     for table, column, owners in (
         (CheckpointResultRow, CheckpointResultRow.run_id, runs),
         (CategoryResultRow, CategoryResultRow.run_id, runs),
         (TranslationRow, TranslationRow.run_id, runs),
-        (CheckpointReferenceRow, CheckpointReferenceRow.checkpoint_id, checkpoints),
         (SentenceRow, SentenceRow.pair_id, pairs),
         (AlignmentRow, AlignmentRow.pair_id, pairs),
     ):
         session.execute(delete(table).where(column.in_(owners)))
-    for table, column in ((RunRow, RunRow.suite_id), (CheckpointRow, CheckpointRow.suite_id),
+    for table, column in ((RunRow, RunRow.suite_id), (CheckpointBlock, CheckpointBlock.suite_id),
                           (Pair, Pair.suite_id), (CategoryRow, CategoryRow.suite_id), (SystemRow, SystemRow.suite_id)):
         session.execute(delete(table).where(column == suite_id))
     session.execute(delete(Suite).where(Suite.id == suite_id))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from checkpoints.db.models import CheckpointRow, Pair, Suite
+from checkpoints.db.models import CheckpointBlock, Pair, Suite
 from checkpoints.db.repo import find_suite, load_suite, store_suite
 from checkpoints.db.session import open_engine, transaction
 from checkpoints.errors import CheckpointsError, InputError, SuiteError
@@ -107,7 +107,7 @@ def test_a_failed_store_leaves_nothing(tmp_path: Path) -> None:
     with transaction(engine) as session:
         assert session.scalar(select(func.count(Suite.id))) == 0
         assert session.scalar(select(func.count(Pair.id))) == 0
-        assert session.scalar(select(func.count(CheckpointRow.id))) == 0
+        assert session.scalar(select(func.count(CheckpointBlock.id))) == 0
         with pytest.raises(SuiteError, match="the database holds no suite"):
             find_suite(session)
     engine.dispose()
@@ -240,8 +240,8 @@ def test_deleting_a_suite_leaves_the_others_whole(tmp_path: Path, run_cli, demo_
     engine = open_engine(db)
     with transaction(engine) as session:
         store_suite(session, sample_suite())
-    tables = [models.Pair, models.SentenceRow, models.AlignmentRow, models.CategoryRow, models.CheckpointRow,
-              models.CheckpointReferenceRow, models.SystemRow, models.RunRow, models.TranslationRow,
+    tables = [models.Pair, models.SentenceRow, models.AlignmentRow, models.CategoryRow, models.CheckpointBlock,
+              models.SystemRow, models.RunRow, models.TranslationRow,
               models.CheckpointResultRow, models.CategoryResultRow]
     with transaction(engine) as session:
         before = {t.__tablename__: session.scalar(select(func.count()).select_from(t)) for t in tables}
@@ -254,4 +254,4 @@ def test_deleting_a_suite_leaves_the_others_whole(tmp_path: Path, run_cli, demo_
         assert session.scalar(select(func.count(Suite.id))) == 1
     engine.dispose()
     assert before["checkpoint_result"] > 0 and after["checkpoint_result"] == 0 and after["run"] == 0
-    assert after["pair"] == len(sample.pairs) and after["checkpoint"] == len(sample.checkpoints)
+    assert after["pair"] == len(sample.pairs) and after["checkpoint_block"] == 1

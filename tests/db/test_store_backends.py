@@ -14,7 +14,7 @@ from sqlalchemy import func, inspect, select, text
 from checkpoints.db.models import (
     SCHEMA_VERSION,
     CategoryRow,
-    CheckpointRow,
+    CheckpointBlock,
     Meta,
     Pair,
     RunRow,
@@ -79,7 +79,7 @@ def test_ids_come_from_the_database(store_url: str, make_suite: MakeSuite) -> No
         session.flush()
     with transaction(engine) as session:
         assert session.scalar(select(func.count(Pair.id))) == 5
-        assert len(set(session.scalars(select(CheckpointRow.id)))) == 6
+        assert len(set(session.scalars(select(CheckpointBlock.id)))) == 2
         assert load_suite(session, "one").checkpoints == make_suite("one").checkpoints
     engine.dispose()
 
