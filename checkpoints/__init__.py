@@ -27,6 +27,10 @@ _EXPORTS = {
     "build_suite": "checkpoints.service.build",
     "align_pairs": "checkpoints.service.build",
     "store_new_suite": "checkpoints.service.store",
+    "import_suite": "checkpoints.service.interchange",
+    "export_suite": "checkpoints.service.interchange",
+    "ImportedSuite": "checkpoints.service.interchange",
+    "ExportedSuite": "checkpoints.service.interchange",
     "load_stored_suite": "checkpoints.service.store",
     "Evaluation": "checkpoints.service.evaluate",
     "evaluate_systems": "checkpoints.service.evaluate",
@@ -59,6 +63,8 @@ __all__ = [
     "DemoResult",
     "Drilldown",
     "Evaluation",
+    "ExportedSuite",
+    "ImportedSuite",
     "MQMJudgments",
     "MetaRequest",
     "MetricsRequest",
@@ -70,6 +76,8 @@ __all__ = [
     "build_suite",
     "compare_systems",
     "evaluate_systems",
+    "export_suite",
+    "import_suite",
     "load_stored_suite",
     "meta_evaluate",
     "qarla_evaluate",
@@ -86,6 +94,12 @@ if TYPE_CHECKING:
     from checkpoints.service.compare import ComparisonResult, compare_systems
     from checkpoints.service.demo import DemoResult, run_demo
     from checkpoints.service.evaluate import Evaluation, evaluate_systems, stored_evaluation
+    from checkpoints.service.interchange import (
+        ExportedSuite,
+        ImportedSuite,
+        export_suite,
+        import_suite,
+    )
     from checkpoints.service.meta import (
         AssessmentJudgments,
         MetaRequest,

@@ -85,6 +85,40 @@ class CategoryFindings:
     def undeclared_checkpoints(self) -> int:
         return sum(self.undeclared.values())
 
+    def problem(self) -> str | None:
+        """One line about the suite's taxonomy or categories, None when there is nothing to say."""
+        if not self.taxonomy_known:
+            from checkpoints.taxonomy import builtin_taxonomies
+
+            known = ", ".join(builtin_taxonomies())
+            return f"taxonomy {self.taxonomy!r} is neither built in ({known}) nor a taxonomy file"
+        if not self.undeclared:
+            return None
+        listed = [f"{name!r} ({count})" for name, count in list(self.undeclared.items())[:MAX_LISTED]]
+        if len(self.undeclared) > MAX_LISTED:
+            listed.append(f"and {len(self.undeclared) - MAX_LISTED} more")
+        count = self.undeclared_checkpoints
+        return (
+            f"{count} {_plural(count, 'check-point names a category', 'check-points name categories')} "
+            f"not in taxonomy {self.taxonomy}: {', '.join(listed)}"
+        )
+
+    def warning(self) -> str | None:
+        """:meth:`problem` and what the import did about it, for a suite that was stored anyway."""
+        problem = self.problem()
+        if problem is not None and not self.taxonomy_known:
+            stored = _plural(self.user_categories, "category is", "categories are")
+            problem += f": its {self.user_categories} {stored} stored as user-defined"
+        return problem
+
+
+MAX_LISTED = 10
+"""Unknown categories named in a finding; more are counted ("and 5 more")."""
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return one if count == 1 else many
+
 
 @dataclass(slots=True)
 class SuiteImport:

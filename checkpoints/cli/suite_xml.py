@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from checkpoints.cli.common import stderr_console, store_new_suite
-
-if TYPE_CHECKING:
-    from checkpoints.suite_xml import CategoryFindings
+from checkpoints.cli.common import stderr_console
 
 EXPORT_EXAMPLES = """
 Example:
@@ -33,9 +30,6 @@ Example:
   checkpoints import --db copy.db --strict pud-en-es.xml.gz
 """
 
-MAX_LISTED = 10
-"""Unknown categories named in a warning; more are counted ("and 5 more")."""
-
 
 def register(app: typer.Typer) -> None:
     app.command("export", help="Write a suite as interchange XML.\n" + EXPORT_EXAMPLES)(export)
@@ -47,17 +41,10 @@ def export(
     output: Annotated[Path, typer.Option("--output", "-o", help="XML file to write.")],
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
 ) -> None:
-    from checkpoints.db.repo import load_suite
-    from checkpoints.db.session import open_engine, transaction
-    from checkpoints.io.files import check_writable
-    from checkpoints.suite_xml import write_suite_xml
+    from checkpoints.service.interchange import export_suite
 
-    check_writable(output)  # before loading: a large suite takes seconds to load
-    engine = open_engine(db, create=False)
-    with transaction(engine) as session:
-        data = load_suite(session, suite)
-    write_suite_xml(data, output)
-    stderr_console().print(f"wrote {len(data.pairs)} pairs and {len(data.checkpoints)} check-points to {output}")
+    written = export_suite(db, output, suite_name=suite)
+    stderr_console().print(f"wrote {written.pairs} pairs and {written.checkpoints} check-points to {output}")
 
 
 def import_(
@@ -77,46 +64,12 @@ def import_(
         ),
     ] = False,
 ) -> None:
-    from checkpoints.errors import InputError
-    from checkpoints.suite_xml import load_suite_xml
+    from checkpoints.service.interchange import import_suite
 
-    imported = load_suite_xml(file)
-    findings = imported.findings
-    problem = findings_problem(findings)
-    if problem is not None:
-        if strict:
-            raise InputError(file, None, f"{problem} (--strict: nothing imported)")
-        if not findings.taxonomy_known:
-            stored = _plural(findings.user_categories, "category is", "categories are")
-            problem += f": its {findings.user_categories} {stored} stored as user-defined"
-        sys.stderr.write(f"warning: {file}: {problem}\n")
-    data = imported.suite
-    if name:
-        data.name = name
-    store_new_suite(db, data)
+    imported = import_suite(db, file, name=name, strict=strict)
+    warning = imported.findings.warning()
+    if warning is not None:
+        sys.stderr.write(f"warning: {file}: {warning}\n")
     stderr_console().print(
-        f"imported suite {data.name!r}: {len(data.pairs)} pairs, {len(data.checkpoints)} check-points into {db}"
+        f"imported suite {imported.name!r}: {imported.pairs} pairs, {imported.checkpoints} check-points into {db}"
     )
-
-
-def findings_problem(findings: CategoryFindings) -> str | None:
-    """One line about the suite's taxonomy or categories, None when there is nothing to say."""
-    if not findings.taxonomy_known:
-        from checkpoints.taxonomy import builtin_taxonomies
-
-        known = ", ".join(builtin_taxonomies())
-        return f"taxonomy {findings.taxonomy!r} is neither built in ({known}) nor a taxonomy file"
-    if not findings.undeclared:
-        return None
-    listed = [f"{name!r} ({count})" for name, count in list(findings.undeclared.items())[:MAX_LISTED]]
-    if len(findings.undeclared) > MAX_LISTED:
-        listed.append(f"and {len(findings.undeclared) - MAX_LISTED} more")
-    count = findings.undeclared_checkpoints
-    return (
-        f"{count} {_plural(count, 'check-point names a category', 'check-points name categories')} "
-        f"not in taxonomy {findings.taxonomy}: {', '.join(listed)}"
-    )
-
-
-def _plural(count: int, one: str, many: str) -> str:
-    return one if count == 1 else many

@@ -1,4 +1,4 @@
-"""The workflows behind every command: build, align, evaluate, compare, show, metrics, meta, demo.
+"""The workflows behind every command: build, align, import, export, evaluate, compare, show, metrics, meta, demo.
 
 Each command of the ``checkpoints`` program parses its options, calls one
 function here and renders what it returns (``options → service → render``);

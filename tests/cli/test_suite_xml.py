@@ -99,7 +99,7 @@ def test_strict_refuses_unknown_categories_and_stores_nothing(run_cli, tmp_path:
     assert (code, out) == (1, "")
     assert err == (
         f"checkpoints: error: {xml}: 1 check-point names a category not in taxonomy en: 'Bogus' (1) "
-        "(--strict: nothing imported)\n"
+        "(strict import: nothing imported)\n"
     )
     assert not (tmp_path / "s.db").exists()
 
@@ -116,7 +116,7 @@ def test_unknown_taxonomy_warns_or_is_refused(run_cli, tmp_path: Path) -> None: 
     assert code == 1
     assert err == (
         f"checkpoints: error: {xml}: taxonomy 'klingon' is neither built in (en, ud, zh) nor a taxonomy file "
-        "(--strict: nothing imported)\n"
+        "(strict import: nothing imported)\n"
     )
     assert not (tmp_path / "strict.db").exists()
 
@@ -162,3 +162,25 @@ def test_export_to_a_missing_folder_is_a_one_line_error(run_cli, tmp_path: Path)
     code, _out, err = run_cli("export", "--db", tmp_path / "s.db", "--output", tmp_path / "nowhere" / "x.xml")
     assert code == 1
     assert err == f"checkpoints: error: {tmp_path / 'nowhere' / 'x.xml'}: folder {tmp_path / 'nowhere'} does not exist\n"
+
+
+def test_import_and_export_as_library_calls(tmp_path: Path) -> None:
+    """The services behind the two commands: counts and findings back, the suite itself not kept."""
+    from checkpoints import export_suite, import_suite
+    from checkpoints.errors import InputError
+
+    xml = suite_file(tmp_path / "suite.xml", ['category="Noun"', 'category="Bogus"', 'category="Bogus"'])
+    imported = import_suite(tmp_path / "s.db", xml, name="renamed")
+    assert (imported.name, imported.pairs, imported.checkpoints) == ("renamed", 1, 3)
+    assert imported.findings.undeclared == {"Bogus": 2} and imported.findings.warning() == (
+        "2 check-points name categories not in taxonomy en: 'Bogus' (2)"
+    )
+    written = export_suite(tmp_path / "s.db", tmp_path / "copy.xml")
+    assert (written.name, written.pairs, written.checkpoints) == ("renamed", 1, 3)
+    again = import_suite(tmp_path / "t.db", tmp_path / "copy.xml", strict=True)  # export declares user categories
+    first, second = stored(tmp_path / "s.db"), stored(tmp_path / "t.db")
+    assert again.findings.clean and second.checkpoints == first.checkpoints and second.pairs == first.pairs
+    assert second.options["content_hash"] == first.options["content_hash"]
+    with pytest.raises(InputError, match=r"'Bogus' \(2\) \(strict import: nothing imported\)"):
+        import_suite(tmp_path / "u.db", xml, strict=True)
+    assert not (tmp_path / "u.db").exists()
