@@ -9,10 +9,15 @@ the collector is paused and, when the work ends, left as it was found (enabled
 again if it was enabled). Reference counting still frees everything that is
 dropped, during the work and after.
 
-Nothing else about the collector changes: objects are not moved to its
-permanent generation (:func:`gc.freeze`), which would exempt them from
-collection for the rest of the process. A library cannot know what else the
-process holds, so it must not change how the whole process collects garbage.
+What the work made and still holds when it ends is then handed to the oldest
+generation at once (:func:`gc.freeze` followed at once by :func:`gc.unfreeze`,
+which puts everything frozen back into the oldest generation without walking
+it). Left in the youngest generation, the next collections would walk all of
+it two or three times over on its way there, which took longer than the work
+itself: 2.3 s of the 7 s ``checkpoints demo``. Nothing stays frozen, so the
+collector's behaviour afterwards is as before: a full collection still walks
+and frees these objects as any others. A process that keeps objects frozen
+itself (a pre-fork server) is left alone: unfreezing would thaw its objects too.
 """
 
 from __future__ import annotations
@@ -31,4 +36,7 @@ def paused_gc() -> Iterator[None]:
         yield
     finally:
         if enabled:
+            if not gc.get_freeze_count():
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()

@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from checkpoints.evaluate.resample import ResampleSpec
+from checkpoints.gcpause import paused_gc
 from checkpoints.service.build import BuildRequest, BuildResult, Progress, build_suite, no_progress
 from checkpoints.service.compare import ComparisonResult, compare_systems
 from checkpoints.service.report import ReportRequest, write_report
@@ -65,7 +66,7 @@ def run_demo(
     """Build, store (replacing an earlier demo suite), evaluate, compare with ``direct`` as baseline,
     and write the HTML report beside the database."""
     target: str | Path = database if database is not None else _fresh_default_database()
-    with demo_folder() as folder:
+    with paused_gc(), demo_folder() as folder:
         build = build_suite(demo_request(folder), progress)
         _replace_demo_suite(target, build)
         systems = [(name, folder / f"{name}.es.txt") for name in SYSTEMS]
@@ -74,7 +75,7 @@ def run_demo(
             correction="holm", min_checkpoints=30,
         )
         outputs = dict(systems)
-    report = write_report(ReportRequest(target, report_path(target), SYSTEMS, baseline="direct")).output
+        report = write_report(ReportRequest(target, report_path(target), SYSTEMS, baseline="direct")).output
     return DemoResult(target, build, comparison, outputs, report)
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from checkpoints.errors import UsageError
+from checkpoints.gcpause import paused_gc
 from checkpoints.io.files import check_writable, write_atomic
 from checkpoints.service.store import Store, engine_for
 
@@ -51,8 +52,9 @@ def write_report(request: ReportRequest) -> ReportResult:
     from checkpoints.report.html.page import render_page
 
     check_writable(request.output)
-    model, run_id = report_model(request)
-    page = render_page(model)
+    with paused_gc():  # every check-point described per system: a hundred thousand objects, kept to the end
+        model, run_id = report_model(request)
+        page = render_page(model)
     write_atomic(request.output, page)
     return ReportResult(request.output, len(page.encode("utf-8")), run_id, list(model["warnings"]))
 
@@ -140,6 +142,7 @@ def _assemble(evaluation: Any, report: dict[str, Any], options: dict[str, Any], 
         system_intervals,
     )
     from checkpoints.service.show import describe
+    from checkpoints.workers import in_background
 
     systems = list(report["systems"])
     reference = report.get("baseline") or request.baseline or systems[0]
@@ -152,10 +155,24 @@ def _assemble(evaluation: Any, report: dict[str, Any], options: dict[str, Any], 
     index_of_pair = {pair.id: i for i, pair in enumerate(suite.pairs)}
     ordered = {name: results[name] for name in systems}
     checkpoints: dict[str, list[Any]] = {name: [] for name in categories}
-    for checkpoint in suite.checkpoints:
-        if checkpoint.category in checkpoints:
-            item = describe(suite, checkpoint, ordered, index_of_pair[checkpoint.pair_id])
-            checkpoints[checkpoint.category].append(compact_checkpoint(item, index_of_pair[checkpoint.pair_id], systems))
+    shown = [checkpoint for checkpoint in suite.checkpoints if checkpoint.category in checkpoints]
+
+    def described(part: list[Any]) -> list[Any]:
+        return [
+            compact_checkpoint(
+                describe(suite, checkpoint, ordered, index_of_pair[checkpoint.pair_id]),
+                index_of_pair[checkpoint.pair_id], systems,
+            )
+            for checkpoint in part
+        ]
+
+    # every check-point explained against every system: half of them on a second CPU meanwhile
+    half = len(shown) // 2
+    with in_background(lambda: described(shown[half:])) as second_half:
+        items = described(shown[:half])
+        items += second_half.result()
+    for checkpoint, item in zip(shown, items, strict=True):
+        checkpoints[checkpoint.category].append(item)
     summary = evaluation_json(evaluation)
     return {
         "suite": suite.name,

@@ -235,3 +235,30 @@ def test_paused_gc_restores_the_collector_and_freezes_nothing() -> None:
         if was_enabled:
             gc.enable()
     del garbage
+
+
+def test_paused_gc_hands_what_it_made_to_the_oldest_generation() -> None:
+    """Left young, the objects a bulk job keeps would be walked by the next collections on their way
+    to the oldest generation; they go there at once, and stay collectable."""
+    was_enabled = gc.isenabled()
+    try:
+        gc.enable()
+        gc.collect()
+        with paused_gc():
+            kept = [[index] for index in range(50_000)]
+            cycle: list[object] = []
+            cycle.append(cycle)
+        assert gc.get_count()[0] < 1000 and gc.get_freeze_count() == 0
+        assert any(item is kept for item in gc.get_objects(generation=2))
+        del cycle
+        assert gc.collect() >= 1  # a full collection still finds the cycle made under the pause
+        gc.freeze()  # a process that keeps objects frozen itself: its frozen objects stay frozen
+        frozen = gc.get_freeze_count()
+        with paused_gc():
+            more = [[index] for index in range(10_000)]
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+        if not was_enabled:
+            gc.disable()
+    del kept, more

@@ -130,3 +130,22 @@ def test_cli_names_a_bad_metrics_file(demo: dict[str, Any], tmp_path: Path, caps
     assert capsys.readouterr().err.strip() == (
         f"checkpoints: error: {bad}: not a metrics JSON (no system-level (sys) report in the list)")
     assert not (tmp_path / "r.html").exists()
+
+
+def test_check_points_described_in_a_child_are_described_as_here(demo: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report describes half of its check-points in a forked child where it can: the page's
+    data is the same as when this process describes them all, in the same order."""
+    from pathlib import Path
+
+    from checkpoints import workers
+    from checkpoints.service.report import ReportRequest, report_model
+
+    if not workers.can_fork():
+        pytest.skip("only Linux forks here")
+    request = ReportRequest(demo["db"], Path("unused.html"), ("direct", "pivot"), baseline="direct")
+    monkeypatch.setattr(workers, "can_run_beside", lambda: False)
+    alone, _ = report_model(request)
+    monkeypatch.setattr(workers, "can_run_beside", workers.can_fork)
+    forked, _ = report_model(request)
+    assert sum(map(len, alone["checkpoints"])) > 10_000
+    assert forked == alone
