@@ -80,13 +80,17 @@ class Pending(Generic[R]):
         self._work = work
         self._pid = pid
         self._pipe = pipe
+        self._done: list[R] = []
 
     @property
     def forked(self) -> bool:
         return self._pid is not None
 
     def result(self) -> R:
-        """The child's result; computed here when nothing was forked or the child failed."""
+        """The child's result; computed here when nothing was forked or the child failed.
+        Asked again, it gives the same result without computing it again."""
+        if self._done:
+            return self._done[0]
         if self._pid is not None and self._pipe is not None:
             with os.fdopen(self._pipe, "rb") as pipe:
                 self._pipe = None
@@ -94,8 +98,10 @@ class Pending(Generic[R]):
             _, status = os.waitpid(self._pid, 0)
             self._pid = None
             if payload and os.waitstatus_to_exitcode(status) == 0:
-                return pickle.loads(payload)  # our own child's result, through our own pipe
-        return self._work()
+                self._done.append(pickle.loads(payload))  # our own child's result, through our own pipe
+                return self._done[0]
+        self._done.append(self._work())
+        return self._done[0]
 
     def _discard(self) -> None:
         """Stop a child whose result is no longer wanted (the parent failed meanwhile)."""

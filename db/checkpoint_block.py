@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -32,10 +33,8 @@ _INT = np.dtype("<i8")
 _FLOAT = np.dtype("<f8")
 
 
-def _ints(values: Any, count: int | None = None) -> bytes:
-    if count is None:
-        return np.asarray(values, dtype=_INT).tobytes()
-    return np.fromiter(values, dtype=_INT, count=count).tobytes()
+def _ints(values: list[int]) -> bytes:
+    return np.array(values, dtype=_INT).tobytes() if values else b""
 
 
 def pack_checkpoints(
@@ -45,42 +44,61 @@ def pack_checkpoints(
 
     ``pair_position`` maps a pair id to the pair's position in the suite,
     ``category_position`` a category name to its position; a check-point
-    without a number takes its 1-based place in ``checkpoints``.
+    without a number takes its 1-based place in ``checkpoints``. Each column
+    is one ``map`` over the objects, which keeps the loops out of Python.
     """
-    numbers = np.fromiter(
-        (number if checkpoint.id is None else checkpoint.id for number, checkpoint in enumerate(checkpoints, start=1)),
-        dtype=np.int64, count=len(checkpoints),
-    )
+    given = list(map(attrgetter("id"), checkpoints))
+    numbers = np.array(
+        [number if given[number - 1] is None else given[number - 1] for number in range(1, len(given) + 1)]
+        if None in given else given, dtype=np.int64,
+    ).reshape(-1)
     order = np.argsort(numbers, kind="stable")
     ordered = [checkpoints[i] for i in order.tolist()] if (np.diff(numbers) < 0).any() else list(checkpoints)
     numbers = numbers[order]
     repeated = np.flatnonzero(numbers[1:] == numbers[:-1])
     if repeated.size:
         raise SuiteError(f"check-point number {int(numbers[repeated[0]])} is used twice")
-    for number, checkpoint in zip(numbers.tolist(), ordered, strict=True):
-        if checkpoint.category not in category_position:
-            raise SuiteError(f"check-point {number} names unknown category {checkpoint.category!r}")
-        if checkpoint.pair_id not in pair_position:
-            raise SuiteError(f"check-point {number} refers to pair {checkpoint.pair_id}, which the suite lacks")
-    count = len(ordered)
-    references: list[Reference] = list(chain.from_iterable(checkpoint.references for checkpoint in ordered))
-    tokens = [" ".join(reference.tokens) for reference in references]
+    names = list(map(attrgetter("category"), ordered))
+    pair_ids = list(map(attrgetter("pair_id"), ordered))
+    try:
+        categories = list(map(category_position.__getitem__, names))
+        pairs = list(map(pair_position.__getitem__, pair_ids))
+    except KeyError:
+        _refuse_unknown(numbers.tolist(), names, pair_ids, pair_position, category_position)
+        raise
+    spans = list(map(attrgetter("source_indices"), ordered))
+    owned = list(map(attrgetter("references"), ordered))
+    references: list[Reference] = list(chain.from_iterable(owned))
+    targets = list(map(attrgetter("target_indices"), references))
+    tokens = list(map(" ".join, map(attrgetter("tokens"), references)))
     return {
-        "count": count,
+        "count": len(ordered),
         "numbers": numbers.astype(_INT).tobytes(),
-        "pair_positions": _ints((pair_position[c.pair_id] for c in ordered), count),
-        "categories": _ints((category_position[c.category] for c in ordered), count),
-        "span_lengths": _ints((len(c.source_indices) for c in ordered), count),
-        "spans": _ints(list(chain.from_iterable(c.source_indices for c in ordered))),
-        "reference_counts": _ints((len(c.references) for c in ordered), count),
-        "reference_indices": _ints((r.reference_index for r in references), len(references)),
-        "target_lengths": _ints((len(r.target_indices) for r in references), len(references)),
-        "targets": _ints(list(chain.from_iterable(r.target_indices for r in references))),
-        "dm": np.fromiter((r.dm for r in references), dtype=_FLOAT, count=len(references)).tobytes(),
-        "aligned": np.fromiter((r.from_alignment for r in references), dtype=np.uint8, count=len(references)).tobytes(),
-        "token_lengths": _ints(map(len, tokens), len(tokens)),
+        "pair_positions": _ints(pairs),
+        "categories": _ints(categories),
+        "span_lengths": _ints(list(map(len, spans))),
+        "spans": _ints(list(chain.from_iterable(spans))),
+        "reference_counts": _ints(list(map(len, owned))),
+        "reference_indices": _ints(list(map(attrgetter("reference_index"), references))),
+        "target_lengths": _ints(list(map(len, targets))),
+        "targets": _ints(list(chain.from_iterable(targets))),
+        "dm": np.array(list(map(attrgetter("dm"), references)), dtype=_FLOAT).tobytes(),
+        "aligned": np.array(list(map(attrgetter("from_alignment"), references)), dtype=np.uint8).tobytes(),
+        "token_lengths": _ints(list(map(len, tokens))),
         "tokens": "".join(tokens),
     }
+
+
+def _refuse_unknown(
+    numbers: list[int], names: list[str], pair_ids: list[int],
+    pair_position: Mapping[int, int], category_position: Mapping[str, int],
+) -> None:
+    """The error for the first check-point (by number) whose category or pair the suite lacks."""
+    for number, name, pair_id in zip(numbers, names, pair_ids, strict=True):
+        if name not in category_position:
+            raise SuiteError(f"check-point {number} names unknown category {name!r}")
+        if pair_id not in pair_position:
+            raise SuiteError(f"check-point {number} refers to pair {pair_id}, which the suite lacks")
 
 
 def unpack_checkpoints(row: Any, pair_numbers: np.ndarray, category_names: list[str]) -> CheckpointRecords:

@@ -9,6 +9,7 @@ numbers the rows; a suite's natural keys map them back (``_ids_by_key``).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import fields as dataclass_fields
 from datetime import UTC, datetime
 from typing import Any
@@ -81,8 +82,13 @@ def find_suite(session: Session, name: str | None = None) -> Suite:
     return suites[0]
 
 
-def store_suite(session: Session, data: SuiteData) -> int:
-    """Write a whole suite; the caller's transaction makes it all-or-nothing."""
+def store_suite(session: Session, data: SuiteData, *, content_hash: Callable[[], str] | None = None) -> int:
+    """Write a whole suite; the caller's transaction makes it all-or-nothing.
+
+    ``content_hash``, when given, is asked for the suite's content hash once
+    everything else is written (it may be computed meanwhile elsewhere); it
+    goes into the suite's options, here and in ``data``.
+    """
     if session.scalar(select(Suite.id).where(Suite.name == data.name)) is not None:
         raise SuiteError(f"a suite named {data.name!r} already exists in this database: choose another --name")
     suite = Suite(
@@ -139,6 +145,10 @@ def store_suite(session: Session, data: SuiteData) -> int:
     category_position = {category.name: position for position, category in enumerate(data.categories)}
     block = pack_checkpoints(data.checkpoints, pair_position, category_position)
     session.execute(insert(CheckpointBlock.__table__), [{"suite_id": suite.id, **block}])
+    if content_hash is not None:
+        data.options["content_hash"] = content_hash()
+        suite.options = dict(data.options)
+        session.flush()
     return suite.id
 
 

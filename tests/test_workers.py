@@ -71,3 +71,17 @@ def test_no_fork_beside_other_threads() -> None:
     finally:
         stop.set()
         thread.join()
+
+
+@needs_fork
+def test_a_result_asked_for_twice_is_computed_once(beside: None) -> None:
+    calls: list[int] = []
+
+    def work() -> list[int]:
+        calls.append(os.getpid())
+        return [len(calls)]
+
+    with in_background(work) as pending:
+        first = pending.result()
+        assert pending.result() is first and first == [1]
+    assert calls == []  # computed in the child only

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -54,7 +54,8 @@ def load_stored_suite(store: Store, name: str | None = None) -> SuiteData:
 def store_new_suite(store: Store, data: SuiteData) -> int:
     """Store a built or imported suite in one transaction and return its id.
 
-    The suite's content hash goes into its options first. A new SQLite file is
+    The suite's content hash goes into its options (computed beside the
+    storing where a second CPU is free). A new SQLite file is
     written under a temporary name in the same folder and linked into place
     only once the suite is committed: a failed build leaves no file behind, and
     since the file that gets the real name is never removed, a process building
@@ -73,19 +74,21 @@ def store_new_suite(store: Store, data: SuiteData) -> int:
 def _store_new_suite(store: Store, data: SuiteData) -> int:
     from checkpoints.db.session import describe, sqlite_file, store_url
     from checkpoints.signature import suite_hash
+    from checkpoints.workers import in_background
 
-    data.options["content_hash"] = suite_hash(data)
-    if isinstance(store, Engine):
-        return _store(store, data)
-    url = store_url(store)
-    path = sqlite_file(url)
-    if path is None or path.exists() or path.is_symlink() or "uri" in url.query:
-        with engine_for(store, create=True) as engine:
-            return _store(engine, data)
-    return _store_into_new_file(url, path, data, describe(url))
+    # the content hash reads every check-point, as storing does: a second CPU computes it meanwhile
+    with in_background(lambda: suite_hash(data)) as content_hash:
+        if isinstance(store, Engine):
+            return _store(store, data, content_hash.result)
+        url = store_url(store)
+        path = sqlite_file(url)
+        if path is None or path.exists() or path.is_symlink() or "uri" in url.query:
+            with engine_for(store, create=True) as engine:
+                return _store(engine, data, content_hash.result)
+        return _store_into_new_file(url, path, data, describe(url), content_hash.result)
 
 
-def _store(engine: Engine, data: SuiteData) -> int:
+def _store(engine: Engine, data: SuiteData, content_hash: Callable[[], str]) -> int:
     from sqlalchemy import select
     from sqlalchemy.exc import IntegrityError
 
@@ -97,7 +100,7 @@ def _store(engine: Engine, data: SuiteData) -> int:
 
     try:
         with paused_gc(), transaction(engine) as session:
-            return store_suite(session, data)
+            return store_suite(session, data, content_hash=content_hash)
     except IntegrityError:
         # Two writers checked the name at the same moment (PostgreSQL lets both
         # pass the check; the unique index stops the second): the same message
@@ -111,7 +114,7 @@ def _store(engine: Engine, data: SuiteData) -> int:
         raise
 
 
-def _store_into_new_file(url: URL, path: Path, data: SuiteData, where: str) -> int:
+def _store_into_new_file(url: URL, path: Path, data: SuiteData, where: str, content_hash: Callable[[], str]) -> int:
     from checkpoints.db.session import open_engine
     from checkpoints.errors import StoreError
 
@@ -129,7 +132,7 @@ def _store_into_new_file(url: URL, path: Path, data: SuiteData, where: str) -> i
     try:
         engine = open_engine(url.set(database=str(temporary)), create=True)
         try:
-            suite_id = _store(engine, data)
+            suite_id = _store(engine, data, content_hash)
         finally:
             engine.dispose()
         try:
@@ -142,7 +145,7 @@ def _store_into_new_file(url: URL, path: Path, data: SuiteData, where: str) -> i
             pass
         engine = open_engine(url, create=True)
         try:
-            return _store(engine, data)
+            return _store(engine, data, content_hash)
         finally:
             engine.dispose()
     finally:
