@@ -52,7 +52,8 @@ def parse_speed(models: Path, language: str, sentences: Sequence[str]) -> ParseS
     """The project's parser beside stanza's pipeline on the same sentences, models loaded once."""
     import stanza
 
-    from checkpoints.extract.parse import StanzaParser, load_trained_pipeline
+    from checkpoints.extract.parse import StanzaParser
+    from checkpoints.extract.trained_models import load_trained_pipeline
 
     started = time.perf_counter()
     parser = StanzaParser(language, model_dir=str(models))

@@ -43,7 +43,7 @@ def score_pipeline(
     from stanza.utils.conll import CoNLL
     from stanza.utils.datasets.conllu_to_text import convert_text
 
-    from checkpoints.extract.parse import load_trained_pipeline
+    from checkpoints.extract.trained_models import load_trained_pipeline
 
     torch.set_num_threads(threads)
     text_file = work / f"score-{gold.stem}.txt"

@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 from checkpoints.errors import CheckpointsError, InputError, UsageError, check_choice
-from checkpoints.extract.parse import MANIFEST_NAME
 from checkpoints.extract.score_models import SCORES_NAME, score_pipeline
 from checkpoints.extract.train_data import (
     concatenate_conllu,
@@ -39,6 +38,7 @@ from checkpoints.extract.train_data import (
     tokenizer_data,
     treebank_shorthand,
 )
+from checkpoints.extract.trained_models import MANIFEST_NAME
 
 SIZES = ("tiny", "small", "full")
 STAGES = ("tokenize", "mwt", "pos", "lemma", "depparse")
@@ -241,7 +241,7 @@ def kept_stages(request: TrainRequest) -> dict[str, str]:
     for name in request.stages:
         check_choice("stage", name, STAGES)
     from checkpoints.errors import ModelNotAvailable
-    from checkpoints.extract.parse import find_trained_models
+    from checkpoints.extract.trained_models import find_trained_models
 
     try:
         existing = find_trained_models(request.output, request.language) if request.output.is_dir() else None

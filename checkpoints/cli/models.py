@@ -209,8 +209,8 @@ def score(
 ) -> None:
     quiet_libraries()
     from checkpoints.errors import InputError, UsageError, check_choice
-    from checkpoints.extract.parse import find_trained_models
     from checkpoints.extract.score_models import RECORD_KEYS, record_scores, score_model_directory
+    from checkpoints.extract.trained_models import find_trained_models
 
     if record is not None:
         check_choice("--record", record, tuple(RECORD_KEYS))

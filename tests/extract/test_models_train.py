@@ -18,18 +18,18 @@ import pytest
 from required_tools import tool_missing
 
 from checkpoints.errors import InputError, ModelNotAvailable
-from checkpoints.extract.parse import (
-    MANIFEST_NAME,
-    StanzaParser,
-    find_trained_models,
-    load_trained_pipeline,
-)
+from checkpoints.extract.parse import StanzaParser
 from checkpoints.extract.train_data import (
     concatenate_conllu,
     has_multiword_tokens,
     treebank_shorthand,
 )
 from checkpoints.extract.train_models import TrainRequest, shrink_model_file, train_models
+from checkpoints.extract.trained_models import (
+    MANIFEST_NAME,
+    find_trained_models,
+    load_trained_pipeline,
+)
 
 DATA = Path(__file__).parent.parent / "data"
 MODELS = DATA / "models"
