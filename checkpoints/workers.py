@@ -69,8 +69,12 @@ def can_run_beside() -> bool:
     thread: a fork copies only the calling thread, so a lock another thread
     held (a progress bar's, a logging handler's) would stay locked in the child.
     """
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return can_fork() and usable > 1 and threading.active_count() == 1
+    return can_fork() and usable_cpus() > 1 and threading.active_count() == 1
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity where the platform tells it)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 class Pending(Generic[R]):

@@ -6,6 +6,7 @@ import io
 import logging
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,7 +48,16 @@ def progress_enabled() -> bool:
 
 
 @contextmanager
-def progress_bar() -> Iterator[Progress]:
+def progress_bar(*, refresh_thread: bool = True) -> Iterator[Progress]:
+    """A progress bar on stderr (drawn only on a terminal).
+
+    rich redraws it from a thread of its own, which keeps the clock moving
+    through a stage of many minutes (training). Work that forks a second
+    process meanwhile (``evaluate``'s BLEU row, the report's drill-downs) only
+    does so without other threads, so commands of short stages ask for
+    ``refresh_thread=False``: :func:`stage_progress` then redraws as the work
+    advances, at most ten times a second.
+    """
     progress = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -57,6 +67,7 @@ def progress_bar() -> Iterator[Progress]:
         console=stderr_console(),
         disable=not progress_enabled(),
         transient=True,
+        auto_refresh=refresh_thread,
     )
     with progress:
         yield progress
@@ -65,9 +76,22 @@ def progress_bar() -> Iterator[Progress]:
 def stage_progress(bar: Progress) -> Callable[[str, int], Callable[[int], None]]:
     """The library's ``progress(description, total) -> advance(n)`` callback, drawn on ``bar``."""
 
+    redrawn = [0.0]
+
     def progress(description: str, total: int) -> Callable[[int], None]:
         task = bar.add_task(description, total=total)
-        return lambda n: bar.advance(task, n)
+        if bar.live.auto_refresh:
+            return lambda n: bar.advance(task, n)
+
+        def advance(n: int) -> None:
+            bar.advance(task, n)
+            now = time.monotonic()
+            if now - redrawn[0] >= 0.1 or bar.tasks[task].finished:
+                redrawn[0] = now
+                bar.refresh()
+
+        bar.refresh()
+        return advance
 
     return progress
 

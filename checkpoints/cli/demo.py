@@ -51,7 +51,7 @@ def demo(
     if samples < 1:
         raise UsageError(f"--samples must be at least 1, not {samples}")
     started = time.perf_counter()
-    with progress_bar() as bar:
+    with progress_bar(refresh_thread=False) as bar:
         result = run_demo(db, samples=samples, progress=stage_progress(bar))
     compared = result.comparison
     print_summary(DEMO_SUITE, result.build.summary, result.build.suite, result.database, time.perf_counter() - started)

@@ -47,3 +47,24 @@ def test_errors_keep_their_exit_status(tmp_path: Path) -> None:
     assert marker == "exit handlers ran"
     done, _ = _run(tmp_path, "no-such-command")
     assert done.returncode == 2 and done.stderr.startswith("checkpoints: error: ")
+
+
+def test_a_progress_bar_for_short_stages_draws_without_a_thread(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """``demo`` forks work beside its progress bar, which a redraw thread would forbid
+    (:func:`checkpoints.workers.can_run_beside`): its bar redraws as the work advances instead."""
+    import threading
+
+    from checkpoints import workers
+    from checkpoints.cli import common
+
+    monkeypatch.setattr(common, "progress_enabled", lambda: True)
+    before = threading.active_count()
+    with common.progress_bar(refresh_thread=False) as bar:
+        assert threading.active_count() == before
+        advance = common.stage_progress(bar)("stage", 3)
+        advance(1)
+        advance(2)
+        assert bar.tasks[0].completed == 3 and bar.tasks[0].finished
+        assert workers.can_run_beside() == (workers.can_fork() and workers.usable_cpus() > 1 and before == 1)
+    with common.progress_bar() as bar:
+        assert threading.active_count() == before + 1 and not workers.can_run_beside()
