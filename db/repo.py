@@ -3,7 +3,8 @@
 Bulk Core ``insert()`` on the mapped tables keeps a build of thousands of pairs
 to a handful of executemany statements; the ORM unit of work (one statement per
 object) and even ORM bulk inserts are several times slower here. The database
-numbers the rows; a suite's natural keys map them back (``_ids_by_key``).
+numbers the rows; a suite's natural keys map them back (``_ids_by_key``). A
+suite's check-points, read and written only whole, are one packed row.
 """
 
 from __future__ import annotations
@@ -165,9 +166,10 @@ def _sentence_row(pair_id: int, side: str, index: int, sentence: Sentence) -> tu
 def load_suite(session: Session, name: str | None = None) -> SuiteData:
     """The whole suite as core dataclasses (pairs in file order, check-points by number).
 
-    Column-wise Core SELECTs, no ORM object per row, ordered here rather than
-    by the database (an ORDER BY over 100,000 references costs a temporary
-    B-tree). Sentences come back as :class:`~checkpoints.db.stored_sentence.StoredSentence`, whose words are
+    Column-wise Core SELECTs, no ORM object per row; the check-points come as
+    one packed row (:mod:`checkpoints.db.checkpoint_block`), offered as
+    columns until someone reads them as objects. Sentences come back as
+    :class:`~checkpoints.db.stored_sentence.StoredSentence`, whose words are
     parsed when first read: an evaluation only reads the reference texts, and
     building every sentence's tokens was most of the time of loading a suite.
     """
