@@ -54,9 +54,9 @@ def _ids_by_key(session: Session, key: Any, owner: Any, owner_id: int) -> dict[A
     Rows are bulk-inserted without ids, so the database numbers them (never
     ``max(id) + 1``, which two writers would both take, and which leaves a
     PostgreSQL sequence behind); one SELECT then maps the suite's natural keys
-    (pair position, category name, check-point number) to those ids. This is
-    as fast as the plain executemany, which RETURNING in parameter order is not
-    on SQLite (one statement per row).
+    (its pairs' positions) to those ids. This is as fast as the plain
+    executemany, which RETURNING in parameter order is not on SQLite (one
+    statement per row).
     """
     id_column = key.class_.id
     return {row[0]: row[1] for row in session.execute(select(key, id_column).where(owner == owner_id))}
