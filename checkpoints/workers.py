@@ -1,4 +1,5 @@
-"""Work spread over forked processes: ``meta --jobs`` and the BLEU row of ``evaluate``.
+"""Work spread over forked processes: ``meta --jobs``, and beside the main work ``evaluate``'s
+BLEU row, a stored suite's content hash and half of the HTML report's drill-downs.
 
 Forking (Linux only) lets a worker use what the parent built (metrics, test
 beds, a loaded suite and its caches) without pickling it; only results

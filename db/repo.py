@@ -92,6 +92,10 @@ def store_suite(session: Session, data: SuiteData, *, content_hash: Callable[[],
     """
     if session.scalar(select(Suite.id).where(Suite.name == data.name)) is not None:
         raise SuiteError(f"a suite named {data.name!r} already exists in this database: choose another --name")
+    pair_position = {pair.id: position for position, pair in enumerate(data.pairs)}
+    if len(pair_position) < len(data.pairs):
+        repeated = next(pair.id for position, pair in enumerate(data.pairs) if pair_position[pair.id] != position)
+        raise SuiteError(f"pair id {repeated} is used twice in suite {data.name!r}")
     suite = Suite(
         name=data.name,
         source_lang=data.source_lang,
@@ -139,10 +143,6 @@ def store_suite(session: Session, data: SuiteData, *, content_hash: Callable[[],
     insert_rows(session, SentenceRow.__table__, SENTENCE_COLUMNS, sentence_rows)
     insert_rows(session, AlignmentRow.__table__, ("pair_id", "reference_index", "links"), alignment_rows)
 
-    pair_position = {pair.id: position for position, pair in enumerate(data.pairs)}
-    if len(pair_position) < len(data.pairs):
-        repeated = next(pair.id for position, pair in enumerate(data.pairs) if pair_position[pair.id] != position)
-        raise SuiteError(f"pair id {repeated} is used twice in suite {data.name!r}")
     category_position = {category.name: position for position, category in enumerate(data.categories)}
     block = pack_checkpoints(data.checkpoints, pair_position, category_position)
     session.execute(insert(CheckpointBlock.__table__), [{"suite_id": suite.id, **block}])

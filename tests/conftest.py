@@ -362,3 +362,15 @@ def write_texts(tmp_path: Path) -> Callable[[dict[str, str]], dict[str, Path]]:
         return paths
 
     return write
+
+
+@pytest.fixture(params=[True, False], ids=["forked", "one process"])
+def forked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Work that :func:`checkpoints.workers.in_background` may fork runs once in a forked child
+    (even on one CPU or beside pytest's threads) and once in this process."""
+    from checkpoints import workers
+
+    if request.param and not workers.can_fork():
+        pytest.skip("only Linux forks here")
+    monkeypatch.setattr(workers, "can_run_beside", workers.can_fork if request.param else lambda: False)
+    return bool(request.param)

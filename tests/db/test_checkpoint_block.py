@@ -83,16 +83,11 @@ def test_a_store_that_lost_its_checkpoints_says_so(store_url: str, make_suite: M
     engine.dispose()
 
 
-@pytest.mark.parametrize("forked", [True, False])
 def test_the_content_hash_computed_beside_the_storing_is_the_suites(store_url: str, make_suite: MakeSuite,
-                                                                     monkeypatch: pytest.MonkeyPatch, forked: bool) -> None:
+                                                                     forked: bool) -> None:
     """Storing asks for the content hash last, which a forked child computes meanwhile where it can."""
-    from checkpoints import workers
     from checkpoints.signature import suite_hash
 
-    if forked and not workers.can_fork():
-        pytest.skip("only Linux forks here")
-    monkeypatch.setattr(workers, "can_run_beside", workers.can_fork if forked else lambda: False)
     data = make_suite()
     expected = suite_hash(make_suite())
     loaded, _ = _round_trip(store_url, data)

@@ -194,16 +194,10 @@ def test_a_run_is_one_packed_row_per_system_and_compare_rebuilds_its_scores(stor
         results.checkpoints[left_out]
 
 
-@pytest.mark.parametrize("forked", [True, False])
 def test_the_bleu_row_is_the_same_from_a_child_process(stored: tuple[Path, SuiteData], tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch, forked: bool) -> None:
+                                                       forked: bool) -> None:
     """``evaluate`` computes the BLEU row in a forked child beside the matching where it can;
     the row is then exactly what the scorer computes in this process."""
-    from checkpoints import workers
-
-    if forked and not workers.can_fork():
-        pytest.skip("only Linux forks here")
-    monkeypatch.setattr(workers, "can_run_beside", workers.can_fork if forked else lambda: False)
     db, data = stored
     files = []
     for seed in (1, 2, 3):
