@@ -47,6 +47,12 @@ STAGES = ("tokenize", "mwt", "pos", "lemma", "depparse")
 NO_SPACE_LANGUAGES = ("zh", "ja", "th")
 """Languages written without spaces between words, whose tokenizer must skip line breaks."""
 
+CONTINUABLE_STAGES = ("pos", "depparse")
+"""Stages whose stanza module can start from a saved model (the tagger through :mod:`stanza_child`)."""
+
+STEPPED_STAGES = ("pos", "depparse")
+"""Stages whose length is ``--max_steps``."""
+
 STAGE_MODULES = {
     "tokenize": "stanza.models.tokenizer",
     "mwt": "stanza.models.mwt_expander",
@@ -150,6 +156,12 @@ class TrainRequest:
     held_out: Path | None = None
     stages: Sequence[str] | None = None
     """Retrain only these stages in an existing model directory (None: all)."""
+    continue_training: bool = False
+    """Start the retrained stages (pos, depparse) from the directory's current
+    weights instead of fresh ones: more steps for a model whose dev score was
+    still rising when its steps ran out."""
+    max_steps: int | None = None
+    """Tagger and parser steps instead of the size's."""
 
 
 @dataclass(slots=True)
@@ -158,6 +170,8 @@ class StageResult:
     model_file: str
     seconds: float
     arguments: list[str]
+    continued: bool = False
+    """Started from the directory's earlier model of the stage, whose record it extends."""
 
 
 @dataclass(slots=True)
@@ -237,9 +251,13 @@ def kept_stages(request: TrainRequest) -> dict[str, str]:
             language to retrain stages in.
     """
     if request.stages is None:
+        if request.continue_training:
+            raise UsageError("--continue needs --stage: name the stages (pos, depparse) to continue training")
         return {}
     for name in request.stages:
         check_choice("stage", name, STAGES)
+        if request.continue_training and name not in CONTINUABLE_STAGES:
+            raise UsageError(f"cannot continue training {name}: only {' and '.join(CONTINUABLE_STAGES)} start from a saved model; retrain it afresh")
     from checkpoints.errors import ModelNotAvailable
     from checkpoints.extract.trained_models import find_trained_models
 
@@ -258,6 +276,8 @@ def _check_request(request: TrainRequest) -> None:
         raise UsageError(f"language {request.language!r}: expected a stanza language code such as en, de or zh-hant")
     if request.threads < 1:
         raise UsageError(f"threads must be at least 1, not {request.threads}")
+    if request.max_steps is not None and request.max_steps < 1:
+        raise UsageError(f"max steps must be at least 1, not {request.max_steps}")
     if not request.treebanks:
         raise UsageError("no training treebank given")
     for path in [*request.treebanks, request.dev, *([request.held_out] if request.held_out else [])]:
@@ -278,6 +298,8 @@ def _settings(request: TrainRequest, shorthand: str) -> dict[str, Any]:
         "threads": request.threads,
         "stanza": metadata.version("stanza"),
         "torch": metadata.version("torch"),
+        "max_steps": request.max_steps,
+        "continued": request.continue_training,
         "pretrained_word_vectors": False,
         "saved_weights": "float16, no optimizer state",
     }
@@ -310,15 +332,26 @@ def stage_arguments(
             files += ["--lang", request.language, "--no_pretrain"]
         if name == "depparse":
             files.append("--no_checkpoint")
-    return ["--mode", "train", *files, *common, *SIZE_ARGS[request.size][name]]
+        if request.continue_training and name in CONTINUABLE_STAGES:
+            start = work / f"{name}-start.pt"
+            shutil.copyfile(request.output / f"{name}.pt", start)
+            files += ["--continue_from", str(start)]
+    sized = list(SIZE_ARGS[request.size][name])
+    if request.max_steps is not None and name in STEPPED_STAGES:
+        sized = _with_option(sized, "--max_steps", str(request.max_steps))
+        if "--eval_interval" in sized and int(sized[sized.index("--eval_interval") + 1]) > request.max_steps:
+            # stanza's tagger fails at the end of a run that never evaluated on dev
+            sized = _with_option(sized, "--eval_interval", str(request.max_steps))
+    return ["--mode", "train", *files, *common, *sized]
 
 
-_RUNNER = (
-    "import sys, importlib, torch\n"
-    "torch.set_num_threads(int(sys.argv[1]))\n"
-    "importlib.import_module(sys.argv[2]).main(sys.argv[3:])\n"
-)
-"""Child process body: limit torch's threads, then hand over to stanza's module."""
+def _with_option(arguments: list[str], option: str, value: str) -> list[str]:
+    """``arguments`` with ``option``'s value replaced, or the option added."""
+    if option in arguments:
+        at = arguments.index(option)
+        return [*arguments[: at + 1], value, *arguments[at + 2 :]]
+    return [*arguments, option, value]
+
 
 MALLOC_SETTINGS = {
     "MALLOC_MMAP_THRESHOLD_": str(32 * 1024 * 1024),
@@ -356,7 +389,8 @@ def _train_stage(
         raise StageFailed(f"stanza's {name} training finished without writing {staged.name}: see {log_dir / f'{name}.log'}")
     target = request.output / f"{name}.pt"
     shrink_model_file(staged, target)
-    return StageResult(name, target.name, round(time.monotonic() - started, 1), arguments)
+    continued = request.continue_training and name in CONTINUABLE_STAGES
+    return StageResult(name, target.name, round(time.monotonic() - started, 1), arguments, continued)
 
 
 def run_stanza_module(
@@ -377,7 +411,7 @@ def run_stanza_module(
     for variable, value in MALLOC_SETTINGS.items():
         environment.setdefault(variable, value)
     environment.setdefault("PYTHONUNBUFFERED", "1")
-    command = [sys.executable, "-c", _RUNNER, str(threads), module, *arguments]
+    command = [sys.executable, "-m", "checkpoints.extract.stanza_child", str(threads), module, *arguments]
     advance: Callable[[int], None] | None = None
     done = 0
     last = ""
@@ -452,13 +486,17 @@ def write_scores(result: TrainResult) -> Path:
     """``scores.json``: the dev figures and exactly how the models were trained."""
     path = result.output / SCORES_NAME
     retrained = {stage.name for stage in result.stages}
-    earlier = []
-    if path.is_file():  # stages kept from an earlier training keep their record
-        earlier = [stage for stage in json.loads(path.read_text(encoding="utf-8")).get("stages", []) if stage.get("name") not in retrained]
-    new = [
-        {"name": stage.name, "model_file": stage.model_file, "seconds": stage.seconds, "arguments": _portable(stage.arguments)}
-        for stage in result.stages
-    ]
+    # stages kept from an earlier training keep their record; a continued stage nests it
+    previous = {stage.get("name"): stage for stage in json.loads(path.read_text(encoding="utf-8")).get("stages", [])} if path.is_file() else {}
+    earlier = [stage for name, stage in previous.items() if name not in retrained]
+    new = []
+    for stage in result.stages:
+        record: dict[str, Any] = {
+            "name": stage.name, "model_file": stage.model_file, "seconds": stage.seconds, "arguments": _portable(stage.arguments)
+        }
+        if stage.continued and stage.name in previous:
+            record["continues"] = previous[stage.name]
+        new.append(record)
     content = {
         "dev_scores": result.dev_scores,
         "scoring_error": result.scoring_error,

@@ -58,6 +58,10 @@ Examples:
   checkpoints models train en --treebank en_ewt-ud-train.conllu.xz --dev en_ewt-ud-dev.conllu.xz \\
       --output models/en --size full --stage pos --held-out en_ewt-ud-test.conllu.xz
 
+  # give that tagger 8,000 more steps, starting from its current weights:
+  checkpoints models train en --treebank en_ewt-ud-train.conllu.xz --dev en_ewt-ud-dev.conllu.xz \\
+      --output models/en --size full --stage pos --continue --max-steps 8000
+
   # a tiny model in seconds, for tests (tens of steps, under 1 MB):
   checkpoints models train en --treebank few.conllu --dev few-dev.conllu --output /tmp/en-tiny --size tiny
 
@@ -170,6 +174,13 @@ def train(
         list[str] | None,
         typer.Option("--stage", metavar="NAME", help="Retrain only this stage (tokenize, mwt, pos, lemma, depparse) in an existing DIR; repeat for several."),
     ] = None,
+    continue_training: Annotated[
+        bool,
+        typer.Option("--continue", help="With --stage pos/depparse: start from DIR's current model of the stage (same treebanks and --size), with a fresh optimizer, instead of fresh weights."),
+    ] = False,
+    max_steps: Annotated[
+        int | None, typer.Option("--max-steps", metavar="N", help="Tagger and parser training steps instead of the --size's.")
+    ] = None,
 ) -> None:
     quiet_libraries()
     from checkpoints.extract.train_models import TrainRequest, train_models
@@ -184,6 +195,8 @@ def train(
         log_dir=log_dir,
         held_out=held_out,
         stages=stage or None,
+        continue_training=continue_training,
+        max_steps=max_steps,
     )
     with progress_bar() as bar:
         result = train_models(request, stage_logger(stage_progress(bar)))

@@ -13,6 +13,7 @@ import json
 import lzma
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from required_tools import tool_missing
@@ -343,3 +344,61 @@ def test_shrunk_model_files_hold_half_precision_and_no_optimizer(tmp_path: Path)
     shrunk = torch.load(tmp_path / "small.pt", weights_only=True)
     assert shrunk["model"]["w"].dtype == torch.float16
     assert "optimizer_state_dict" not in shrunk and shrunk["config"] == {"a": 1}
+
+
+def _weights(path: Path) -> dict[str, Any]:
+    import torch
+
+    return {key: value.float() for key, value in torch.load(path, map_location="cpu", weights_only=True)["model"].items()}
+
+
+def test_continued_stages_start_from_the_saved_weights(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """--continue: the tagger (through our child) and the parser (stanza's --continue_from) resume a saved model.
+
+    One Adam step moves each weight by about the learning rate (0.003 here),
+    so after one continued step every weight is still within 0.05 of the
+    saved model's, which a freshly initialised model is nowhere near.
+    """
+    train = tmp_path / "train.conllu"
+    train.write_text(sentences(UD / "en_ewt-ud-train-first300.conllu.xz", 0, 40), encoding="utf-8")
+    dev = tmp_path / "dev.conllu"
+    dev.write_text(sentences(UD / "en_ewt-ud-dev-first100.conllu.xz", 0, 10), encoding="utf-8")
+    output, logs = tmp_path / "out", tmp_path / "logs"
+    base = ("models", "train", "en", "--treebank", train, "--dev", dev, "--output", output, "--size", "tiny")
+    code, _out, err = run_cli(*base)
+    assert code == 0, err
+    first = json.loads((output / "scores.json").read_text(encoding="utf-8"))
+    saved = {name: _weights(output / f"{name}.pt") for name in ("pos", "depparse")}
+    code, _out, err = run_cli(*base, "--stage", "pos", "--stage", "depparse", "--continue", "--max-steps", "1", "--log-dir", logs)
+    assert code == 0, err
+    assert "continuing the tagger from" in (logs / "pos.log").read_text(encoding="utf-8")
+    scores = json.loads((output / "scores.json").read_text(encoding="utf-8"))
+    assert scores["settings"]["continued"] is True and scores["settings"]["max_steps"] == 1
+    for name in ("pos", "depparse"):
+        continued = _weights(output / f"{name}.pt")
+        assert continued.keys() == saved[name].keys()
+        moved = max(float((continued[key] - saved[name][key]).abs().max()) for key in continued if continued[key].numel())
+        assert 0 < moved < 0.05, (name, moved)
+        stage = next(s for s in scores["stages"] if s["name"] == name)
+        assert stage["arguments"][stage["arguments"].index("--continue_from") + 1] == f"{name}-start.pt"
+        assert stage["arguments"][stage["arguments"].index("--max_steps") + 1] == "1"
+        assert stage["continues"] == next(s for s in first["stages"] if s["name"] == name)
+    assert StanzaParser("en", model_dir=str(output)).parse(["This is a test."], "en")[0].tokens
+    # other training data: other vocabulary, refused in one line rather than misread
+    other = tmp_path / "other.conllu"
+    other.write_text(sentences(UD / "en_ewt-ud-train-first300.conllu.xz", 100, 40), encoding="utf-8")
+    code, _out, err = run_cli("models", "train", "en", "--treebank", other, "--dev", dev, "--output", output,
+                              "--size", "tiny", "--stage", "pos", "--continue", "--max-steps", "1")
+    assert code != 0 and "trained on other data (its vocabulary differs)" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_continue_needs_a_continuable_stage(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    dev = UD / "en_ewt-ud-dev-first100.conllu.xz"
+    base = ("models", "train", "en", "--treebank", dev, "--dev", dev, "--size", "tiny", "--output", EN_TINY)
+    for extra, message in [
+        (("--continue",), "--continue needs --stage"),
+        (("--continue", "--stage", "lemma"), "cannot continue training lemma: only pos and depparse"),
+        (("--max-steps", "0"), "max steps must be at least 1, not 0"),
+    ]:
+        code, out, err = run_cli(*base, *extra)
+        assert code != 0 and out == "" and message in err and len(err.strip().splitlines()) == 1, (extra, err)
