@@ -332,7 +332,7 @@ def stage_arguments(
             files += ["--lang", request.language, "--no_pretrain"]
         if name == "depparse":
             files.append("--no_checkpoint")
-        if request.continue_training and name in CONTINUABLE_STAGES:
+        if _continues(request, name):
             start = work / f"{name}-start.pt"
             shutil.copyfile(request.output / f"{name}.pt", start)
             files += ["--continue_from", str(start)]
@@ -343,6 +343,11 @@ def stage_arguments(
             # stanza's tagger fails at the end of a run that never evaluated on dev
             sized = _with_option(sized, "--eval_interval", str(request.max_steps))
     return ["--mode", "train", *files, *common, *sized]
+
+
+def _continues(request: TrainRequest, name: str) -> bool:
+    """Whether stage ``name`` starts from the directory's saved model."""
+    return request.continue_training and name in CONTINUABLE_STAGES
 
 
 def _with_option(arguments: list[str], option: str, value: str) -> list[str]:
@@ -389,8 +394,7 @@ def _train_stage(
         raise StageFailed(f"stanza's {name} training finished without writing {staged.name}: see {log_dir / f'{name}.log'}")
     target = request.output / f"{name}.pt"
     shrink_model_file(staged, target)
-    continued = request.continue_training and name in CONTINUABLE_STAGES
-    return StageResult(name, target.name, round(time.monotonic() - started, 1), arguments, continued)
+    return StageResult(name, target.name, round(time.monotonic() - started, 1), arguments, _continues(request, name))
 
 
 def run_stanza_module(
