@@ -50,8 +50,12 @@ NO_SPACE_LANGUAGES = ("zh", "ja", "th")
 CONTINUABLE_STAGES = ("pos", "depparse")
 """Stages whose stanza module can start from a saved model (the tagger through :mod:`stanza_child`)."""
 
-STEPPED_STAGES = ("pos", "depparse")
-"""Stages whose length is ``--max_steps``."""
+STEP_OPTIONS = {
+    "tokenize": ("--steps", "--eval_steps"),
+    "pos": ("--max_steps", "--eval_interval"),
+    "depparse": ("--max_steps", "--eval_interval"),
+}
+"""Stages whose length is a number of steps: their stanza options for it and for the dev evaluation interval."""
 
 STAGE_MODULES = {
     "tokenize": "stanza.models.tokenizer",
@@ -161,7 +165,13 @@ class TrainRequest:
     weights instead of fresh ones: more steps for a model whose dev score was
     still rising when its steps ran out."""
     max_steps: int | None = None
-    """Tagger and parser steps instead of the size's."""
+    """Tokenizer, tagger and parser steps instead of the size's."""
+    gold_tags: bool = False
+    """Train the parser on the treebank's own tags rather than the tagger's.
+
+    By default the parser learns from tags the trained tagger predicts, as
+    stanza's own training does: on raw text it only ever sees predicted tags,
+    and a parser that learnt to trust gold ones loses more to tagging errors."""
 
 
 @dataclass(slots=True)
@@ -202,8 +212,6 @@ def train_models(request: TrainRequest, progress: Progress = no_progress) -> Tra
     _check_request(request)
     kept = kept_stages(request)
     request.output.mkdir(parents=True, exist_ok=True)
-    # a directory being retrained must not load as complete until every stage is done
-    (request.output / MANIFEST_NAME).unlink(missing_ok=True)
     with tempfile.TemporaryDirectory(prefix="checkpoints-train-") as temp:
         work = Path(temp)
         log_dir = request.log_dir or work / "logs"
@@ -212,9 +220,13 @@ def train_models(request: TrainRequest, progress: Progress = no_progress) -> Tra
         dev = concatenate_conllu([request.dev], work / "dev.conllu")
         shorthand = treebank_shorthand(request.language, request.treebanks[0])
         stages = [name for name in STAGES if (name != "mwt" or has_multiword_tokens(train)) and name not in kept]
-        results = []
+        results: list[StageResult] = []
         for name in stages:
-            results.append(_train_stage(name, request, shorthand, train, dev, work, log_dir, progress))
+            stage_train, stage_dev = train, dev
+            if name == "depparse" and not request.gold_tags:
+                tagger = request.output / ({**kept, **{r.name: r.model_file for r in results}})["pos"]
+                stage_train, stage_dev = retag(tagger, [train, dev], request, shorthand, work, log_dir, progress)
+            results.append(_train_stage(name, request, shorthand, stage_train, stage_dev, work, log_dir, progress))
         processors = {**kept, **{r.name: r.model_file for r in results}}
         manifest = write_manifest(request.output, request.language, {name: processors[name] for name in STAGES if name in processors})
         for treebank in request.treebanks:
@@ -300,9 +312,17 @@ def _settings(request: TrainRequest, shorthand: str) -> dict[str, Any]:
         "torch": metadata.version("torch"),
         "max_steps": request.max_steps,
         "continued": request.continue_training,
+        "parser_tags": _parser_tags(request),
         "pretrained_word_vectors": False,
         "saved_weights": "float16, no optimizer state",
     }
+
+
+def _parser_tags(request: TrainRequest) -> str | None:
+    """The tags the parser trained in this run learnt from; None when the run keeps the parser."""
+    if request.stages is not None and "depparse" not in request.stages:
+        return None
+    return "gold" if request.gold_tags else "predicted by the tagger"
 
 
 def stage_arguments(
@@ -337,12 +357,38 @@ def stage_arguments(
             shutil.copyfile(request.output / f"{name}.pt", start)
             files += ["--continue_from", str(start)]
     sized = list(SIZE_ARGS[request.size][name])
-    if request.max_steps is not None and name in STEPPED_STAGES:
-        sized = _with_option(sized, "--max_steps", str(request.max_steps))
-        if "--eval_interval" in sized and int(sized[sized.index("--eval_interval") + 1]) > request.max_steps:
+    if request.max_steps is not None and name in STEP_OPTIONS:
+        steps, interval = STEP_OPTIONS[name]
+        sized = _with_option(sized, steps, str(request.max_steps))
+        if interval in sized and int(sized[sized.index(interval) + 1]) > request.max_steps:
             # stanza's tagger fails at the end of a run that never evaluated on dev
-            sized = _with_option(sized, "--eval_interval", str(request.max_steps))
+            sized = _with_option(sized, interval, str(request.max_steps))
     return ["--mode", "train", *files, *common, *sized]
+
+
+def retag(
+    tagger: Path, files: Sequence[Path], request: TrainRequest, shorthand: str, work: Path, log_dir: Path, progress: Progress
+) -> list[Path]:
+    """``files`` with their UPOS, XPOS and features replaced by ``tagger``'s predictions.
+
+    Tokens, lemmas and trees stay gold: this is the parser's training and
+    early-stopping data as stanza builds it (``dataset_retagging``), by
+    running the tagger module in predict mode over each file.
+    """
+    retagged = []
+    for path in files:
+        target = work / f"{path.stem}.retagged.conllu"
+        arguments = [
+            "--mode", "predict", "--eval_file", str(path), "--output_file", str(target),
+            "--save_dir", str(tagger.parent), "--save_name", tagger.name,
+            "--shorthand", shorthand, "--lang", request.language, "--no_pretrain",
+        ]
+        log = log_dir / f"retag-{path.stem}.log"
+        run_stanza_module(STAGE_MODULES["pos"], arguments, request.threads, log, "tagger", progress, f"retagged {path.stem} for the parser")
+        if not target.is_file():
+            raise StageFailed(f"stanza's tagger finished without retagging {path.name}: see {log}")
+        retagged.append(target)
+    return retagged
 
 
 def _continues(request: TrainRequest, name: str) -> bool:
@@ -393,17 +439,27 @@ def _train_stage(
     if not staged.is_file():
         raise StageFailed(f"stanza's {name} training finished without writing {staged.name}: see {log_dir / f'{name}.log'}")
     target = request.output / f"{name}.pt"
+    # from the first replaced model on, the directory must not load as complete
+    # until every stage is done; a run that fails before leaves it as it was
+    (request.output / MANIFEST_NAME).unlink(missing_ok=True)
     shrink_model_file(staged, target)
     return StageResult(name, target.name, round(time.monotonic() - started, 1), arguments, _continues(request, name))
 
 
 def run_stanza_module(
-    module: str, arguments: Sequence[str], threads: int, log: Path, name: str, progress: Progress = no_progress
+    module: str,
+    arguments: Sequence[str],
+    threads: int,
+    log: Path,
+    name: str,
+    progress: Progress = no_progress,
+    finished: str | None = None,
 ) -> None:
     """Run ``module.main(arguments)`` in a child process with ``threads`` threads.
 
     Its log goes to ``log``; lines with stanza's ``STEP n/total`` advance a
-    progress bar for the stage.
+    progress bar for the stage; a module that prints none (prediction) gets
+    one finished bar, ``finished`` or "trained NAME".
 
     Raises:
         StageFailed: the module exited with an error (the message ends
@@ -436,9 +492,10 @@ def run_stanza_module(
                 advance(step - done)
                 done = step
     if child.returncode:
-        raise StageFailed(f"stanza's {name} training failed (exit {child.returncode}, log {log}): {last}")
+        doing = "retagging" if "predict" in arguments else f"{name} training"
+        raise StageFailed(f"stanza's {doing} failed (exit {child.returncode}, log {log}): {last}")
     if advance is None:
-        progress(f"trained {name}", 1)(1)
+        progress(finished or f"trained {name}", 1)(1)
 
 
 def shrink_model_file(source: Path, target: Path) -> None:

@@ -44,7 +44,8 @@ TRAIN_EXAMPLES = """
 Trains stanza's tokenizer, MWT expander (where the treebank has multi-word
 tokens), POS tagger, lemmatizer and dependency parser in that order, with
 stanza's own training modules and no word vectors, keeping the best
-checkpoint on --dev. The output directory loads with
+checkpoint on --dev. As in stanza's own training, the parser learns from
+the trained tagger's tags (--gold-tags: the treebank's). The output directory loads with
 build --stanza-dir DIR (or CHECKPOINTS_STANZA_DIR=DIR); its scores.json
 records the dev scores and the exact settings.
 
@@ -61,6 +62,10 @@ Examples:
   # give that tagger 8,000 more steps, starting from its current weights:
   checkpoints models train en --treebank en_ewt-ud-train.conllu.xz --dev en_ewt-ud-dev.conllu.xz \\
       --output models/en --size full --stage pos --continue --max-steps 8000
+
+  # then give the parser more steps on the new tagger's tags:
+  checkpoints models train en --treebank en_ewt-ud-train.conllu.xz --dev en_ewt-ud-dev.conllu.xz \\
+      --output models/en --size full --stage depparse --continue --max-steps 2000
 
   # a tiny model in seconds, for tests (tens of steps, under 1 MB):
   checkpoints models train en --treebank few.conllu --dev few-dev.conllu --output /tmp/en-tiny --size tiny
@@ -179,8 +184,12 @@ def train(
         typer.Option("--continue", help="With --stage pos/depparse: start from DIR's current model of the stage (same treebanks and --size), with a fresh optimizer, instead of fresh weights."),
     ] = False,
     max_steps: Annotated[
-        int | None, typer.Option("--max-steps", metavar="N", help="Tagger and parser training steps instead of the --size's.")
+        int | None, typer.Option("--max-steps", metavar="N", help="Tokenizer, tagger and parser training steps instead of the --size's.")
     ] = None,
+    gold_tags: Annotated[
+        bool,
+        typer.Option("--gold-tags", help="Train the parser on the treebank's own tags; by default it learns from the trained tagger's, which are all it sees on raw text (as stanza trains its parsers)."),
+    ] = False,
 ) -> None:
     quiet_libraries()
     from checkpoints.extract.train_models import TrainRequest, train_models
@@ -197,6 +206,7 @@ def train(
         stages=stage or None,
         continue_training=continue_training,
         max_steps=max_steps,
+        gold_tags=gold_tags,
     )
     with progress_bar() as bar:
         result = train_models(request, stage_logger(stage_progress(bar)))
@@ -265,12 +275,13 @@ def render_scores(title: str, rows: dict[str, tuple[dict[str, float], str | None
     console = stdout_console()
     table = Table(title=title)
     table.add_column("file")
-    for column in ("tokens F1", "UPOS", "lemma F1", "UAS", "LAS"):
+    columns = {"tokens F1": "tokens_f1", "sentences F1": "sentences_f1", "UPOS": "upos", "lemma F1": "lemma_f1", "UAS": "uas", "LAS": "las"}
+    for column in columns:
         table.add_column(column, justify="right")
     refused = []
     for name, (scores, error) in rows.items():
         if scores:
-            table.add_row(name, *(f"{scores[key]:.2f}" for key in ("tokens_f1", "upos", "lemma_f1", "uas", "las")))
+            table.add_row(name, *(f"{scores[key]:.2f}" if key in scores else "" for key in columns.values()))
         else:
             refused.append(f"{name} scores not computed: {error}")
     if table.rows:

@@ -25,7 +25,15 @@ from checkpoints.extract.train_data import (
     has_multiword_tokens,
     treebank_shorthand,
 )
-from checkpoints.extract.train_models import TrainRequest, shrink_model_file, train_models
+from checkpoints.extract.train_models import (
+    StageFailed,
+    TrainRequest,
+    no_progress,
+    retag,
+    shrink_model_file,
+    stage_arguments,
+    train_models,
+)
 from checkpoints.extract.trained_models import (
     MANIFEST_NAME,
     find_trained_models,
@@ -218,13 +226,18 @@ def test_models_train_end_to_end_through_the_cli(run_cli, tmp_path: Path) -> Non
     code, out, err = run_cli("models", "train", "en", "--treebank", train, "--dev", packed_dev,
                              "--held-out", held_out, "--output", output, "--size", "tiny", "--threads", "1")
     assert code == 0, err
-    assert "UPOS" in out and "LAS" in out and "held-out" in out
+    assert "UPOS" in out and "sentences F1" in out and "LAS" in out and "held-out" in out
     scores = json.loads((output / "scores.json").read_text(encoding="utf-8"))
     assert scores["settings"]["size"] == "tiny" and scores["settings"]["threads"] == 1
     assert scores["settings"]["held_out"] == str(held_out)
     assert [stage["name"] for stage in scores["stages"]] == ["tokenize", "mwt", "pos", "lemma", "depparse"]
+    # the parser learnt from the trained tagger's tags, as stanza's own parsers do
+    assert scores["settings"]["parser_tags"] == "predicted by the tagger"
+    parser_arguments = scores["stages"][-1]["arguments"]
+    assert parser_arguments[parser_arguments.index("--train_file") + 1] == "train.retagged.conllu"
+    assert parser_arguments[parser_arguments.index("--eval_file") + 1] == "dev.retagged.conllu"
     for key in ("dev_scores", "held_out_scores"):
-        assert set(scores[key]) >= {"tokens_f1", "upos", "lemma_f1", "las"}
+        assert set(scores[key]) == {"tokens_f1", "sentences_f1", "words_f1", "upos", "lemma_f1", "uas", "las"}
         assert all(0 <= value <= 100 for value in scores[key].values())
     assert scores["held_out_scores"] != scores["dev_scores"]
     # models score gives the same figures later, and records them
@@ -243,11 +256,54 @@ def test_models_train_end_to_end_through_the_cli(run_cli, tmp_path: Path) -> Non
     manifest = json.loads((output / "manifest.json").read_text(encoding="utf-8"))
     assert list(manifest["processors"]) == ["tokenize", "mwt", "pos", "lemma", "depparse"]
     retrained = json.loads((output / "scores.json").read_text(encoding="utf-8"))
+    assert retrained["settings"]["parser_tags"] is None  # this run kept the parser
     assert [stage["name"] for stage in retrained["stages"]] == ["tokenize", "mwt", "pos", "lemma", "depparse"]
     assert [s for s in retrained["stages"] if s["name"] != "pos"] == [s for s in scores["stages"] if s["name"] != "pos"]
     assert sum(path.stat().st_size for path in output.iterdir()) < 1_000_000
     parsed = StanzaParser("en", model_dir=str(output)).parse(["This is a test."], "en")
     assert parsed[0].tokens
+    # --gold-tags: the parser learns from the treebank's own tags
+    code, out, err = run_cli("models", "train", "en", "--treebank", train, "--dev", packed_dev,
+                             "--output", output, "--size", "tiny", "--stage", "depparse", "--gold-tags")
+    assert code == 0, err
+    gold_tagged = json.loads((output / "scores.json").read_text(encoding="utf-8"))
+    assert gold_tagged["settings"]["parser_tags"] == "gold"
+    parser_arguments = gold_tagged["stages"][-1]["arguments"]
+    assert parser_arguments[parser_arguments.index("--train_file") + 1] == "train.conllu"
+
+
+def test_parser_data_is_retagged_by_the_trained_tagger(tmp_path: Path) -> None:
+    """The parser's data as stanza's ``dataset_retagging`` makes it: gold words, lemmas and trees, the tagger's tags.
+
+    The tags are those the same tagger gives through ``stanza.Pipeline`` on
+    the same words, and (the tiny tagger being poor) not the gold ones.
+    """
+    from stanza.utils.conll import CoNLL
+
+    gold = tmp_path / "gold.conllu"
+    gold.write_text(sentences(UD / "en_ewt-ud-dev-first100.conllu.xz", 0, 12), encoding="utf-8")
+    request = TrainRequest("en", [gold], gold, tmp_path / "out")
+    [retagged] = retag(EN_TINY / "pos.pt", [gold], request, "en_ewt", tmp_path, tmp_path, no_progress)
+    assert retagged.name == "gold.retagged.conllu"
+    gold_doc, tagged_doc = CoNLL.conll2doc(gold), CoNLL.conll2doc(retagged)
+    kept = ["text", "lemma", "head", "deprel"]
+    assert tagged_doc.get(kept) == gold_doc.get(kept)
+    pipeline = load_trained_pipeline(EN_TINY, "en", pretokenized=True, skip=("mwt", "lemma", "depparse"))
+    expected = pipeline([[word.text for word in sentence.words] for sentence in gold_doc.sentences])
+    tags = ["upos", "xpos", "feats"]
+    assert tagged_doc.get(tags) == expected.get(tags)
+    assert tagged_doc.get("upos") != gold_doc.get("upos")
+
+
+def test_retagging_with_a_broken_tagger_is_one_line(tmp_path: Path) -> None:
+    broken = tmp_path / "pos.pt"
+    broken.write_bytes(b"not a model")
+    gold = tmp_path / "gold.conllu"
+    gold.write_text(sentences(UD / "en_ewt-ud-dev-first100.conllu.xz", 0, 2), encoding="utf-8")
+    request = TrainRequest("en", [gold], gold, tmp_path / "out")
+    with pytest.raises(StageFailed, match=r"^stanza's retagging failed \(exit 1, log .*retag-gold\.log\): ") as failure:
+        retag(broken, [gold], request, "en_ewt", tmp_path, tmp_path, no_progress)
+    assert "\n" not in str(failure.value)
 
 
 def test_models_score_bad_inputs_are_one_line(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -365,13 +421,15 @@ def test_continued_stages_start_from_the_saved_weights(run_cli, tmp_path: Path) 
     dev.write_text(sentences(UD / "en_ewt-ud-dev-first100.conllu.xz", 0, 10), encoding="utf-8")
     output, logs = tmp_path / "out", tmp_path / "logs"
     base = ("models", "train", "en", "--treebank", train, "--dev", dev, "--output", output, "--size", "tiny")
-    code, _out, err = run_cli(*base)
+    code, _out, err = run_cli(*base, "--gold-tags")
     assert code == 0, err
     first = json.loads((output / "scores.json").read_text(encoding="utf-8"))
     saved = {name: _weights(output / f"{name}.pt") for name in ("pos", "depparse")}
     code, _out, err = run_cli(*base, "--stage", "pos", "--stage", "depparse", "--continue", "--max-steps", "1", "--log-dir", logs)
     assert code == 0, err
     assert "continuing the tagger from" in (logs / "pos.log").read_text(encoding="utf-8")
+    # the parser learnt from gold tags and continues on the tagger's, whose vocabulary has other tag indices
+    assert "indexing the training data with the vocabulary of" in (logs / "depparse.log").read_text(encoding="utf-8")
     scores = json.loads((output / "scores.json").read_text(encoding="utf-8"))
     assert scores["settings"]["continued"] is True and scores["settings"]["max_steps"] == 1
     for name in ("pos", "depparse"):
@@ -387,9 +445,34 @@ def test_continued_stages_start_from_the_saved_weights(run_cli, tmp_path: Path) 
     # other training data: other vocabulary, refused in one line rather than misread
     other = tmp_path / "other.conllu"
     other.write_text(sentences(UD / "en_ewt-ud-train-first300.conllu.xz", 100, 40), encoding="utf-8")
-    code, _out, err = run_cli("models", "train", "en", "--treebank", other, "--dev", dev, "--output", output,
-                              "--size", "tiny", "--stage", "pos", "--continue", "--max-steps", "1")
-    assert code != 0 and "trained on other data (its vocabulary differs)" in err and len(err.strip().splitlines()) == 1, err
+    for name in ("pos", "depparse"):
+        code, _out, err = run_cli("models", "train", "en", "--treebank", other, "--dev", dev, "--output", output,
+                                  "--size", "tiny", "--stage", name, "--continue", "--max-steps", "1")
+        # progress lines (stderr is not a terminal here), then the error in one line
+        errors = [line for line in err.strip().splitlines() if not line.startswith("[")]
+        assert code != 0 and len(errors) == 1 and "trained on other data (its vocabulary differs)" in errors[0], err
+        # refused before anything was replaced: the directory still loads as it was
+        assert find_trained_models(output, "en") is not None
+
+
+def test_max_steps_sets_the_length_of_each_stepped_stage(tmp_path: Path) -> None:
+    """--max-steps is the tokenizer's --steps and the tagger's and parser's --max_steps; lemma has no steps.
+
+    A dev interval longer than the run is cut to the run (``full``: tagger 400 > 300).
+    """
+    train = tmp_path / "train.conllu"
+    train.write_text(sentences(UD / "en_ewt-ud-train-first300.conllu.xz", 0, 5), encoding="utf-8")
+    request = TrainRequest("en", [train], train, tmp_path / "out", size="full", max_steps=300)
+    for name, steps, interval, expected_interval in [
+        ("tokenize", "--steps", "--eval_steps", "250"),
+        ("pos", "--max_steps", "--eval_interval", "300"),
+        ("depparse", "--max_steps", "--eval_interval", "200"),
+    ]:
+        arguments = stage_arguments(name, request, "en_ewt", train, train, tmp_path, tmp_path / f"{name}.pt")
+        assert arguments[arguments.index(steps) + 1] == "300", name
+        assert arguments[arguments.index(interval) + 1] == expected_interval, name
+    lemma = stage_arguments("lemma", request, "en_ewt", train, train, tmp_path, tmp_path / "lemma.pt")
+    assert "--steps" not in lemma and "--max_steps" not in lemma
 
 
 def test_continue_needs_a_continuable_stage(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
