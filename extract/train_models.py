@@ -221,13 +221,14 @@ def train_models(request: TrainRequest, progress: Progress = no_progress) -> Tra
         shorthand = treebank_shorthand(request.language, request.treebanks[0])
         stages = [name for name in STAGES if (name != "mwt" or has_multiword_tokens(train)) and name not in kept]
         results: list[StageResult] = []
+        processors = dict(kept)
         for name in stages:
             stage_train, stage_dev = train, dev
             if name == "depparse" and not request.gold_tags:
-                tagger = request.output / ({**kept, **{r.name: r.model_file for r in results}})["pos"]
+                tagger = request.output / processors["pos"]
                 stage_train, stage_dev = retag(tagger, [train, dev], request, shorthand, work, log_dir, progress)
             results.append(_train_stage(name, request, shorthand, stage_train, stage_dev, work, log_dir, progress))
-        processors = {**kept, **{r.name: r.model_file for r in results}}
+            processors[name] = results[-1].model_file
         manifest = write_manifest(request.output, request.language, {name: processors[name] for name in STAGES if name in processors})
         for treebank in request.treebanks:
             copy_license(treebank, request.output)
