@@ -41,6 +41,13 @@ def units(vocabulary: dict[str, dict[str, Any]]) -> dict[str, Any]:
     return {key: state.get("_id2unit", state) for key, state in vocabulary.items()}
 
 
+def trained_on_other_data(stage: str, model_file: str) -> ContinueRefused:
+    return ContinueRefused(
+        f"cannot continue the {stage} in {model_file}: it was trained on other data "
+        "(its vocabulary differs); train the stage afresh"
+    )
+
+
 def continue_tagger_from(model_file: str) -> None:
     """Make the tagger's training start from ``model_file`` instead of fresh weights."""
     tagger = importlib.import_module(TAGGER_MODULE)
@@ -61,10 +68,7 @@ def continue_tagger_from(model_file: str) -> None:
                 reason = str(error).splitlines()[0]
                 raise ContinueRefused(f"cannot continue the tagger in {model_file}: other model sizes ({reason})") from error
             if vocab is not None and units(self.vocab.state_dict()) != units(vocab.state_dict()):
-                raise ContinueRefused(
-                    f"cannot continue the tagger in {model_file}: it was trained on other data "
-                    "(its vocabulary differs); train the stage afresh"
-                )
+                raise trained_on_other_data("tagger", model_file)
             print(f"continuing the tagger from {model_file}", flush=True)
 
     tagger.Trainer = ContinuedTrainer
@@ -81,18 +85,17 @@ def continue_parser_vocabulary(model_file: str) -> None:
 
     parser = importlib.import_module(PARSER_MODULE)
     saved = MultiVocab.load_state_dict(torch.load(model_file, map_location="cpu", weights_only=True)["vocab"])
+    saved_units = units(saved.state_dict())
     fresh_loader = parser.DataLoader
 
     def loader(doc: Any, batch_size: int, args: dict[str, Any], pretrain: Any, vocab: Any = None, **kwargs: Any) -> Any:
         if vocab is not None:
             return fresh_loader(doc, batch_size, args, pretrain, vocab=vocab, **kwargs)
         built = fresh_loader(doc, batch_size, args, pretrain, **kwargs)
-        if units(built.vocab.state_dict())["word"] != units(saved.state_dict())["word"]:
-            raise ContinueRefused(
-                f"cannot continue the parser in {model_file}: it was trained on other data "
-                "(its vocabulary differs); train the stage afresh"
-            )
-        if units(built.vocab.state_dict()) == units(saved.state_dict()):
+        built_units = units(built.vocab.state_dict())
+        if built_units["word"] != saved_units["word"]:
+            raise trained_on_other_data("parser", model_file)
+        if built_units == saved_units:
             return built
         print(f"indexing the training data with the vocabulary of {model_file}", flush=True)
         return fresh_loader(doc, batch_size, args, pretrain, vocab=saved, **kwargs)
