@@ -475,6 +475,33 @@ def test_max_steps_sets_the_length_of_each_stepped_stage(tmp_path: Path) -> None
     assert "--steps" not in lemma and "--max_steps" not in lemma
 
 
+def test_a_continued_parser_trains_at_full_rate_without_a_forced_restart(tmp_path: Path) -> None:
+    """A continued parser skips the second optimizer's warm-up and its forced switch; a new one keeps both.
+
+    The saved parser reloads in stanza's second stage, whose warm-up starts at a
+    learning rate of 0; the forced switch at --second_optim_start_step would
+    reload it and warm up again.
+    """
+    train = tmp_path / "train.conllu"
+    train.write_text(sentences(UD / "en_ewt-ud-train-first300.conllu.xz", 0, 5), encoding="utf-8")
+    output = tmp_path / "out"
+    output.mkdir()
+    (output / "depparse.pt").write_bytes(b"saved parser")
+    (output / "pos.pt").write_bytes(b"saved tagger")
+    continued = TrainRequest("en", [train], train, output, size="full", stages=("depparse",), continue_training=True, max_steps=3000)
+    arguments = stage_arguments("depparse", continued, "en_ewt", train, train, tmp_path, tmp_path / "depparse.pt")
+    assert arguments[arguments.index("--second_warmup_steps") + 1] == "0"
+    assert arguments[arguments.index("--second_optim_start_step") + 1] == "3001"
+    assert arguments.count("--second_optim_start_step") == 1
+    assert arguments[arguments.index("--max_steps_before_stop") + 1] == "500"
+    fresh = TrainRequest("en", [train], train, output, size="full")
+    arguments = stage_arguments("depparse", fresh, "en_ewt", train, train, tmp_path, tmp_path / "depparse.pt")
+    assert "--second_warmup_steps" not in arguments and "--continue_from" not in arguments
+    assert arguments[arguments.index("--second_optim_start_step") + 1] == "750"
+    tagger = stage_arguments("pos", continued, "en_ewt", train, train, tmp_path, tmp_path / "pos.pt")
+    assert "--second_warmup_steps" not in tagger
+
+
 def test_continue_needs_a_continuable_stage(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     dev = UD / "en_ewt-ud-dev-first100.conllu.xz"
     base = ("models", "train", "en", "--treebank", dev, "--dev", dev, "--size", "tiny", "--output", EN_TINY)
