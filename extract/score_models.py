@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import tempfile
 from contextlib import redirect_stdout
 from pathlib import Path
@@ -40,9 +41,15 @@ RECORD_KEYS = {"dev": ("dev_scores", "scoring_error"), "held-out": ("held_out_sc
 
 
 def score_pipeline(
-    model_dir: Path, language: str, gold: Path, work: Path, threads: int
+    model_dir: Path, language: str, gold: Path, work: Path, threads: int, *, gold_tokens: bool = False
 ) -> tuple[dict[str, float], str | None]:
     """F1 of the whole trained pipeline on ``gold`` (plain CoNLL-U) from raw text.
+
+    With ``gold_tokens`` the pipeline is given the treebank's own sentences
+    and words instead (no tokenizer, no MWT expander), so the figures are
+    the tagger's, lemmatizer's and parser's alone, comparable with the dev
+    scores stanza's training modules report; multi-word token lines are
+    dropped from the gold side, whose words are then exactly the input.
 
     The scorer refuses output whose characters differ from the gold text (a
     weak MWT model can invent some); then no scores and the scorer's reason
@@ -56,11 +63,17 @@ def score_pipeline(
     from checkpoints.extract.trained_models import load_trained_pipeline
 
     torch.set_num_threads(threads)
-    text_file = work / f"score-{gold.stem}.txt"
-    with redirect_stdout(io.StringIO()):
-        convert_text(str(gold), str(text_file))
-    pipeline = load_trained_pipeline(model_dir, language, split_sentences=True)
-    document = pipeline(text_file.read_text(encoding="utf-8"))
+    if gold_tokens:
+        gold_document = CoNLL.conll2doc(str(gold))
+        pipeline = load_trained_pipeline(model_dir, language, pretokenized=True, skip=("mwt",))
+        document = pipeline([[word.text for word in sentence.words] for sentence in gold_document.sentences])
+        gold = _without_multiword_lines(gold, work / f"score-{gold.stem}.words.conllu")
+    else:
+        text_file = work / f"score-{gold.stem}.txt"
+        with redirect_stdout(io.StringIO()):
+            convert_text(str(gold), str(text_file))
+        pipeline = load_trained_pipeline(model_dir, language, split_sentences=True)
+        document = pipeline(text_file.read_text(encoding="utf-8"))
     predicted = work / f"score-{gold.stem}.pred.conllu"
     CoNLL.write_doc2conll(document, str(predicted))
     try:
@@ -70,15 +83,25 @@ def score_pipeline(
     return {key: round(100 * evaluation[metric].f1, 2) for key, metric in SCORE_NAMES.items()}, None
 
 
+def _without_multiword_lines(conllu: Path, target: Path) -> Path:
+    """``conllu`` without its multi-word token ranges (``3-4``): one token per syntactic word."""
+    with conllu.open(encoding="utf-8") as source, target.open("w", encoding="utf-8") as out:
+        out.writelines(line for line in source if not _MULTIWORD_ID.match(line))
+    return target
+
+
+_MULTIWORD_ID = re.compile(r"\d+-\d+\t")
+
+
 def score_model_directory(
-    model_dir: Path, language: str, treebank: Path, threads: int = 1
+    model_dir: Path, language: str, treebank: Path, threads: int = 1, *, gold_tokens: bool = False
 ) -> tuple[dict[str, float], str | None]:
     """:func:`score_pipeline` on a treebank as users have it (``.conllu`` or ``.conllu.xz``)."""
     from checkpoints.extract.train_data import concatenate_conllu
 
     with tempfile.TemporaryDirectory(prefix="checkpoints-score-") as temp:
         gold = concatenate_conllu([treebank], Path(temp) / "gold.conllu")
-        return score_pipeline(model_dir, language, gold, Path(temp), threads)
+        return score_pipeline(model_dir, language, gold, Path(temp), threads, gold_tokens=gold_tokens)
 
 
 def record_scores(

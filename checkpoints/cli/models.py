@@ -87,6 +87,9 @@ Examples:
 
   # just print the scores on another treebank:
   checkpoints models score models/en en --treebank en_pud-ud-test.conllu
+
+  # the tagger and parser alone, on the treebank's own words (as stanza's training reports dev):
+  checkpoints models score models/en en --treebank en_ewt-ud-dev.conllu.xz --gold-tokens
 """
 
 
@@ -97,7 +100,7 @@ def register(app: typer.Typer) -> None:
     )
     models_app.command("download", help="Download the stanza models a build needs for LANG.\n" + EXAMPLES)(download)
     models_app.command("train", help="Train stanza models for LANG offline from UD treebanks.\n" + TRAIN_EXAMPLES)(train)
-    models_app.command("score", help="Score a trained model directory on a UD treebank, from raw text.\n" + SCORE_EXAMPLES)(score)
+    models_app.command("score", help="Score a trained model directory on a UD treebank, from raw text or its gold words.\n" + SCORE_EXAMPLES)(score)
     app.add_typer(models_app, name="models")
 
 
@@ -229,6 +232,14 @@ def score(
         typer.Option("--record", metavar="dev|held-out", help="Also keep the scores in DIR/scores.json under this name."),
     ] = None,
     threads: Annotated[int, typer.Option("--threads", help="CPU threads for parsing.")] = 1,
+    gold_tokens: Annotated[
+        bool,
+        typer.Option(
+            "--gold-tokens",
+            help="Parse the treebank's own sentences and words (no tokenizer, no MWT): the tagger's and parser's "
+            "scores alone, as stanza's training reports them on dev.",
+        ),
+    ] = False,
 ) -> None:
     quiet_libraries()
     from checkpoints.errors import InputError, UsageError, check_choice
@@ -237,6 +248,8 @@ def score(
 
     if record is not None:
         check_choice("--record", record, tuple(RECORD_KEYS))
+        if gold_tokens:
+            raise UsageError("--record keeps scores from raw text; it cannot be used with --gold-tokens")
     if threads < 1:
         raise UsageError(f"--threads must be at least 1, not {threads}")
     if not treebank.is_file():
@@ -245,9 +258,10 @@ def score(
         raise ModelNotAvailable(f"{model_dir}: no manifest.json: not a directory written by 'checkpoints models train'")
     with progress_bar() as bar:
         advance = stage_progress(bar)(f"parsing and scoring {treebank.name}", 1)
-        scores, error = score_model_directory(model_dir, language, treebank, threads)
+        scores, error = score_model_directory(model_dir, language, treebank, threads, gold_tokens=gold_tokens)
         advance(1)
-    render_scores(f"scores of {model_dir} on {treebank.name} from raw text", {treebank.name: (scores, error)})
+    source = "on its gold words" if gold_tokens else "from raw text"
+    render_scores(f"scores of {model_dir} on {treebank.name} {source}", {treebank.name: (scores, error)})
     if record is not None:
         path = record_scores(model_dir, record, treebank, scores, error)
         stdout_console().print(f"recorded as {record} scores in {path}")

@@ -306,6 +306,37 @@ def test_retagging_with_a_broken_tagger_is_one_line(tmp_path: Path) -> None:
     assert "\n" not in str(failure.value)
 
 
+def test_models_score_on_gold_words_scores_the_tagger_and_parser_alone(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """--gold-tokens parses the treebank's own words: tokens, words and sentences are exact.
+
+    The 100 EWT dev sentences hold 34 multi-word tokens; they are given to the
+    tagger as their words, so UPOS is the plain share of words whose tag is
+    right, counted here from the pipeline's own output.
+    """
+    from stanza.utils.conll import CoNLL
+
+    from checkpoints.extract.score_models import score_model_directory
+    from checkpoints.extract.trained_models import load_trained_pipeline
+
+    treebank = UD / "en_ewt-ud-dev-first100.conllu.xz"
+    scores, error = score_model_directory(EN_TINY, "en", treebank, gold_tokens=True)
+    assert error is None
+    assert scores["tokens_f1"] == scores["words_f1"] == scores["sentences_f1"] == 100.0
+    gold_file = tmp_path / "gold.conllu"
+    gold_file.write_text(sentences(treebank, 0, 100), encoding="utf-8")
+    gold = CoNLL.conll2doc(str(gold_file))
+    words = [[word.text for word in sentence.words] for sentence in gold.sentences]
+    tagged = load_trained_pipeline(EN_TINY, "en", pretokenized=True, skip=("mwt",))(words)
+    pairs = [(g.upos, p.upos) for gs, ps in zip(gold.sentences, tagged.sentences, strict=True)
+             for g, p in zip(gs.words, ps.words, strict=True)]
+    assert scores["upos"] == round(100 * sum(g == p for g, p in pairs) / len(pairs), 2)
+    raw, _ = score_model_directory(EN_TINY, "en", treebank)
+    assert raw["tokens_f1"] < 100.0  # the tiny tokenizer errs on raw text
+    code, out, err = run_cli("models", "score", EN_TINY, "en", "--treebank", treebank, "--gold-tokens")
+    assert code == 0, err
+    assert "on its gold words" in " ".join(out.split()) and f"{scores['las']:.2f}" in out
+
+
 def test_models_score_bad_inputs_are_one_line(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     dev = UD / "en_ewt-ud-dev-first100.conllu.xz"
     cases = [
@@ -313,6 +344,8 @@ def test_models_score_bad_inputs_are_one_line(run_cli, tmp_path: Path) -> None: 
         (("models", "score", EN_TINY, "en", "--treebank", dev, "--record", "test"), "--record"),
         (("models", "score", tmp_path, "en", "--treebank", dev), "not a directory written by 'checkpoints models train'"),
         (("models", "score", EN_TINY, "de", "--treebank", dev), "no trained models for 'de'"),
+        (("models", "score", EN_TINY, "en", "--treebank", dev, "--gold-tokens", "--record", "dev"),
+         "--record keeps scores from raw text; it cannot be used with --gold-tokens"),
     ]
     for arguments, message in cases:
         code, _out, err = run_cli(*arguments)
