@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import tempfile
 from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
 
 from checkpoints.errors import InputError
+from checkpoints.extract.train_data import MULTIWORD_ID, concatenate_conllu
 
 SCORES_NAME = "scores.json"
 """Per model directory: the scores and exactly how the models were trained."""
@@ -86,19 +86,14 @@ def score_pipeline(
 def _without_multiword_lines(conllu: Path, target: Path) -> Path:
     """``conllu`` without its multi-word token ranges (``3-4``): one token per syntactic word."""
     with conllu.open(encoding="utf-8") as source, target.open("w", encoding="utf-8") as out:
-        out.writelines(line for line in source if not _MULTIWORD_ID.match(line))
+        out.writelines(line for line in source if not MULTIWORD_ID.match(line))
     return target
-
-
-_MULTIWORD_ID = re.compile(r"\d+-\d+\t")
 
 
 def score_model_directory(
     model_dir: Path, language: str, treebank: Path, threads: int = 1, *, gold_tokens: bool = False
 ) -> tuple[dict[str, float], str | None]:
     """:func:`score_pipeline` on a treebank as users have it (``.conllu`` or ``.conllu.xz``)."""
-    from checkpoints.extract.train_data import concatenate_conllu
-
     with tempfile.TemporaryDirectory(prefix="checkpoints-score-") as temp:
         gold = concatenate_conllu([treebank], Path(temp) / "gold.conllu")
         return score_pipeline(model_dir, language, gold, Path(temp), threads, gold_tokens=gold_tokens)

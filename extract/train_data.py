@@ -54,11 +54,14 @@ def concatenate_conllu(paths: Sequence[Path], target: Path) -> Path:
     return target
 
 
+MULTIWORD_ID = re.compile(r"^\d+-\d+\t")
+"""A CoNLL-U line of a multi-word token's range (``3-4``), not of a syntactic word."""
+
+
 def has_multiword_tokens(conllu: Path) -> bool:
     """Whether any token line has a range id (``3-4``): only then is an MWT model trained."""
-    pattern = re.compile(r"^\d+-\d+\t")
     with conllu.open(encoding="utf-8") as handle:
-        return any(pattern.match(line) for line in handle)
+        return any(MULTIWORD_ID.match(line) for line in handle)
 
 
 def treebank_shorthand(language: str, treebank: Path) -> str:
