@@ -32,6 +32,13 @@ from typing import Any
 
 from checkpoints.errors import CheckpointsError, InputError, UsageError, check_choice
 from checkpoints.extract.score_models import SCORES_NAME, score_pipeline
+from checkpoints.extract.tokenizer_words import (
+    WordList,
+    choose_word_list,
+    read_word_list,
+    write_licence,
+    write_word_list,
+)
 from checkpoints.extract.train_data import (
     concatenate_conllu,
     has_multiword_tokens,
@@ -43,6 +50,9 @@ from checkpoints.extract.trained_models import MANIFEST_NAME
 SIZES = ("tiny", "small", "full")
 STAGES = ("tokenize", "mwt", "pos", "lemma", "depparse")
 """Training order: each later stage's pipeline needs the earlier ones."""
+
+TOKENIZER_LEXICON_DIR = "tokenize-lexicon"
+"""Work folder given to stanza's tokenizer as ``TOKENIZE_DATA_DIR``."""
 
 NO_SPACE_LANGUAGES = ("zh", "ja", "th")
 """Languages written without spaces between words, whose tokenizer must skip line breaks."""
@@ -175,6 +185,10 @@ class TrainRequest:
     By default the parser learns from tags the trained tagger predicts, as
     stanza's own training does: on raw text it only ever sees predicted tags,
     and a parser that learnt to trust gold ones loses more to tagging errors."""
+    word_list: str | None = None
+    """The tokenizer's word list for its dictionary features: ``cedict``, a
+    file of one word per line, or ``none``; None takes the language's default
+    (:data:`checkpoints.extract.tokenizer_words.DEFAULT_WORD_LISTS`)."""
 
 
 @dataclass(slots=True)
@@ -214,6 +228,7 @@ def train_models(request: TrainRequest, progress: Progress = no_progress) -> Tra
     """
     _check_request(request)
     kept = kept_stages(request)
+    word_list = _tokenizer_word_list(request, kept)
     request.output.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="checkpoints-train-") as temp:
         work = Path(temp)
@@ -230,11 +245,13 @@ def train_models(request: TrainRequest, progress: Progress = no_progress) -> Tra
             if name == "depparse" and not request.gold_tags:
                 tagger = request.output / processors["pos"]
                 stage_train, stage_dev = retag(tagger, [train, dev], request, shorthand, work, log_dir, progress)
-            results.append(_train_stage(name, request, shorthand, stage_train, stage_dev, work, log_dir, progress))
+            results.append(_train_stage(name, request, shorthand, stage_train, stage_dev, work, log_dir, progress, word_list))
             processors[name] = results[-1].model_file
         manifest = write_manifest(request.output, request.language, {name: processors[name] for name in STAGES if name in processors})
         for treebank in request.treebanks:
             copy_license(treebank, request.output)
+        if "tokenize" not in kept:
+            write_licence(word_list, request.output)
         advance = progress("scoring the pipeline on dev", 1)
         scores, error = score_pipeline(request.output, request.language, dev, work, request.threads)
         advance(1)
@@ -253,7 +270,7 @@ def train_models(request: TrainRequest, progress: Progress = no_progress) -> Tra
         held_out_scores=held_out_scores,
         held_out_error=held_out_error,
         model_bytes=sum((request.output / f).stat().st_size for f in manifest["processors"].values()),
-        settings=_settings(request, shorthand),
+        settings=_settings(request, shorthand, word_list),
     )
     write_scores(result)
     return result
@@ -286,6 +303,21 @@ def kept_stages(request: TrainRequest) -> dict[str, str]:
     return {name: file for name, file in existing.processors.items() if name not in request.stages}
 
 
+def _tokenizer_word_list(request: TrainRequest, kept: dict[str, str]) -> WordList | None:
+    """The words the tokenizer trained in this run looks up; read before any training, so a bad file fails first.
+
+    Raises:
+        UsageError: a word list named for a run that keeps the tokenizer.
+        InputError: the word list file is missing, not UTF-8 or empty.
+    """
+    if "tokenize" in kept:
+        if request.word_list is not None:
+            raise UsageError("--word-list only serves the tokenizer: add --stage tokenize to retrain it with the list")
+        return None
+    choice = choose_word_list(request.language, request.word_list)
+    return read_word_list(choice) if choice is not None else None
+
+
 def _check_request(request: TrainRequest) -> None:
     check_choice("size", request.size, SIZES)
     if not re.fullmatch(r"[a-z]{2,3}(-[A-Za-z]+)?", request.language):
@@ -303,7 +335,7 @@ def _check_request(request: TrainRequest) -> None:
         raise UsageError(f"{request.output}: output exists and is not a directory")
 
 
-def _settings(request: TrainRequest, shorthand: str) -> dict[str, Any]:
+def _settings(request: TrainRequest, shorthand: str, word_list: WordList | None) -> dict[str, Any]:
     return {
         "language": request.language,
         "shorthand": shorthand,
@@ -317,6 +349,7 @@ def _settings(request: TrainRequest, shorthand: str) -> dict[str, Any]:
         "max_steps": request.max_steps,
         "continued": request.continue_training,
         "parser_tags": _parser_tags(request),
+        "tokenizer_word_list": {"source": word_list.source, "words": len(word_list.words)} if word_list else None,
         "pretrained_word_vectors": False,
         "saved_weights": "float16, no optimizer state",
     }
@@ -330,9 +363,22 @@ def _parser_tags(request: TrainRequest) -> str | None:
 
 
 def stage_arguments(
-    name: str, request: TrainRequest, shorthand: str, train: Path, dev: Path, work: Path, save: Path
+    name: str,
+    request: TrainRequest,
+    shorthand: str,
+    train: Path,
+    dev: Path,
+    work: Path,
+    save: Path,
+    word_list: WordList | None = None,
 ) -> list[str]:
-    """The command line of stanza's training module for one stage."""
+    """The command line of stanza's training module for one stage.
+
+    With a ``word_list`` the tokenizer trains with dictionary features; stanza
+    takes the treebank's words for its lexicon from ``TOKENIZE_DATA_DIR``
+    (:data:`TOKENIZER_LEXICON_DIR` under ``work``), where the training file
+    is put under the name it looks for.
+    """
     common = ["--shorthand", shorthand, "--save_dir", str(save.parent), "--save_name", save.name]
     if name == "tokenize":
         text, labels, mwt = tokenizer_data(train, work / "tokenize-train")
@@ -345,6 +391,12 @@ def stage_arguments(
         if request.language.split("-")[0] in NO_SPACE_LANGUAGES:
             # as stanza's run_tokenizer does: line breaks inside these texts are not word breaks
             files.append("--skip_newline")
+        if word_list is not None:
+            lexicon_dir = work / TOKENIZER_LEXICON_DIR
+            lexicon_dir.mkdir(exist_ok=True)
+            shutil.copyfile(train, lexicon_dir / f"{shorthand}.train.gold.conllu")
+            words = write_word_list(word_list, work / "tokenize-words.txt")
+            files += ["--use_dictionary", "--external_dict", str(words)]
     else:
         files = [
             "--train_file", str(train), "--eval_file", str(dev),
@@ -452,12 +504,15 @@ def _train_stage(
     work: Path,
     log_dir: Path,
     progress: Progress,
+    word_list: WordList | None = None,
 ) -> StageResult:
     staged = work / "models" / f"{name}.pt"
     staged.parent.mkdir(parents=True, exist_ok=True)
-    arguments = stage_arguments(name, request, shorthand, train, dev, work, staged)
+    arguments = stage_arguments(name, request, shorthand, train, dev, work, staged, word_list)
     started = time.monotonic()
-    run_stanza_module(STAGE_MODULES[name], arguments, request.threads, log_dir / f"{name}.log", name, progress)
+    # stanza's tokenizer reads the training treebank's words for its lexicon from this folder
+    environment = {"TOKENIZE_DATA_DIR": str(work / TOKENIZER_LEXICON_DIR)}
+    run_stanza_module(STAGE_MODULES[name], arguments, request.threads, log_dir / f"{name}.log", name, progress, environment=environment)
     if not staged.is_file():
         raise StageFailed(f"stanza's {name} training finished without writing {staged.name}: see {log_dir / f'{name}.log'}")
     target = request.output / f"{name}.pt"
@@ -476,18 +531,21 @@ def run_stanza_module(
     name: str,
     progress: Progress = no_progress,
     finished: str | None = None,
+    *,
+    environment: dict[str, str] | None = None,
 ) -> None:
     """Run ``module.main(arguments)`` in a child process with ``threads`` threads.
 
     Its log goes to ``log``; lines with stanza's ``STEP n/total`` advance a
     progress bar for the stage; a module that prints none (prediction) gets
-    one finished bar, ``finished`` or "trained NAME".
+    one finished bar, ``finished`` or "trained NAME". ``environment`` adds
+    variables to the child's.
 
     Raises:
         StageFailed: the module exited with an error (the message ends
             with its last log line).
     """
-    environment = dict(os.environ)
+    environment = {**os.environ, **(environment or {})}
     for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         environment[variable] = str(threads)
     for variable, value in MALLOC_SETTINGS.items():

