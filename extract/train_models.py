@@ -213,6 +213,20 @@ class TrainResult:
     held_out_error: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class TrainingRun:
+    """What every stage of one :func:`train_models` call shares: the request, the
+    treebank shorthand stanza names its files by, the work and log folders, the
+    progress callback and the tokenizer's word list."""
+
+    request: TrainRequest
+    shorthand: str
+    work: Path
+    log_dir: Path
+    progress: Progress = no_progress
+    word_list: WordList | None = None
+
+
 class StageFailed(CheckpointsError, RuntimeError):
     """A stanza training module exited with an error; the message ends with its last log line."""
 
@@ -237,15 +251,15 @@ def train_models(request: TrainRequest, progress: Progress = no_progress) -> Tra
         train = concatenate_conllu(request.treebanks, work / "train.conllu")
         dev = concatenate_conllu([request.dev], work / "dev.conllu")
         shorthand = treebank_shorthand(request.language, request.treebanks[0])
+        run = TrainingRun(request, shorthand, work, log_dir, progress, word_list)
         stages = [name for name in STAGES if (name != "mwt" or has_multiword_tokens(train)) and name not in kept]
         results: list[StageResult] = []
         processors = dict(kept)
         for name in stages:
             stage_train, stage_dev = train, dev
             if name == "depparse" and not request.gold_tags:
-                tagger = request.output / processors["pos"]
-                stage_train, stage_dev = retag(tagger, [train, dev], request, shorthand, work, log_dir, progress)
-            results.append(_train_stage(name, request, shorthand, stage_train, stage_dev, work, log_dir, progress, word_list))
+                stage_train, stage_dev = retag(request.output / processors["pos"], [train, dev], run)
+            results.append(_train_stage(name, run, stage_train, stage_dev))
             processors[name] = results[-1].model_file
         manifest = write_manifest(request.output, request.language, {name: processors[name] for name in STAGES if name in processors})
         for treebank in request.treebanks:
@@ -362,23 +376,15 @@ def _parser_tags(request: TrainRequest) -> str | None:
     return "gold" if request.gold_tags else "predicted by the tagger"
 
 
-def stage_arguments(
-    name: str,
-    request: TrainRequest,
-    shorthand: str,
-    train: Path,
-    dev: Path,
-    work: Path,
-    save: Path,
-    word_list: WordList | None = None,
-) -> list[str]:
+def stage_arguments(name: str, run: TrainingRun, train: Path, dev: Path, save: Path) -> list[str]:
     """The command line of stanza's training module for one stage.
 
-    With a ``word_list`` the tokenizer trains with dictionary features; stanza
-    takes the treebank's words for its lexicon from ``TOKENIZE_DATA_DIR``
-    (:data:`TOKENIZER_LEXICON_DIR` under ``work``), where the training file
-    is put under the name it looks for.
+    With the run's word list the tokenizer trains with dictionary features;
+    stanza takes the treebank's words for its lexicon from
+    ``TOKENIZE_DATA_DIR`` (:data:`TOKENIZER_LEXICON_DIR` under the work
+    folder), where the training file is put under the name it looks for.
     """
+    request, shorthand, work, word_list = run.request, run.shorthand, run.work, run.word_list
     common = ["--shorthand", shorthand, "--save_dir", str(save.parent), "--save_name", save.name]
     if name == "tokenize":
         text, labels, mwt = tokenizer_data(train, work / "tokenize-train")
@@ -440,25 +446,24 @@ def _continued_parser_schedule(arguments: list[str]) -> list[str]:
     return _with_option(arguments, "--second_optim_start_step", str(int(steps) + 1))
 
 
-def retag(
-    tagger: Path, files: Sequence[Path], request: TrainRequest, shorthand: str, work: Path, log_dir: Path, progress: Progress
-) -> list[Path]:
+def retag(tagger: Path, files: Sequence[Path], run: TrainingRun) -> list[Path]:
     """``files`` with their UPOS, XPOS and features replaced by ``tagger``'s predictions.
 
     Tokens, lemmas and trees stay gold: this is the parser's training and
     early-stopping data as stanza builds it (``dataset_retagging``), by
     running the tagger module in predict mode over each file.
     """
+    request = run.request
     retagged = []
     for path in files:
-        target = work / f"{path.stem}.retagged.conllu"
+        target = run.work / f"{path.stem}.retagged.conllu"
         arguments = [
             "--mode", "predict", "--eval_file", str(path), "--output_file", str(target),
             "--save_dir", str(tagger.parent), "--save_name", tagger.name,
-            "--shorthand", shorthand, "--lang", request.language, "--no_pretrain",
+            "--shorthand", run.shorthand, "--lang", request.language, "--no_pretrain",
         ]
-        log = log_dir / f"retag-{path.stem}.log"
-        run_stanza_module(STAGE_MODULES["pos"], arguments, request.threads, log, "tagger", progress, f"retagged {path.stem} for the parser")
+        log = run.log_dir / f"retag-{path.stem}.log"
+        run_stanza_module(STAGE_MODULES["pos"], arguments, request.threads, log, "tagger", run.progress, f"retagged {path.stem} for the parser")
         if not target.is_file():
             raise StageFailed(f"stanza's tagger finished without retagging {path.name}: see {log}")
         retagged.append(target)
@@ -495,26 +500,18 @@ _STEP = re.compile(r"\bstep\s+(\d+)\s*/\s*(\d+)", re.IGNORECASE)
 """stanza's progress lines: ``Finished STEP 20/600`` (tagger, parser), ``Step 20/1000`` (tokenizer), ``step 20/2050`` (lemmatizer)."""
 
 
-def _train_stage(
-    name: str,
-    request: TrainRequest,
-    shorthand: str,
-    train: Path,
-    dev: Path,
-    work: Path,
-    log_dir: Path,
-    progress: Progress,
-    word_list: WordList | None = None,
-) -> StageResult:
-    staged = work / "models" / f"{name}.pt"
+def _train_stage(name: str, run: TrainingRun, train: Path, dev: Path) -> StageResult:
+    request = run.request
+    staged = run.work / "models" / f"{name}.pt"
     staged.parent.mkdir(parents=True, exist_ok=True)
-    arguments = stage_arguments(name, request, shorthand, train, dev, work, staged, word_list)
+    arguments = stage_arguments(name, run, train, dev, staged)
     started = time.monotonic()
     # stanza's tokenizer reads the training treebank's words for its lexicon from this folder
-    environment = {"TOKENIZE_DATA_DIR": str(work / TOKENIZER_LEXICON_DIR)}
-    run_stanza_module(STAGE_MODULES[name], arguments, request.threads, log_dir / f"{name}.log", name, progress, environment=environment)
+    environment = {"TOKENIZE_DATA_DIR": str(run.work / TOKENIZER_LEXICON_DIR)}
+    log = run.log_dir / f"{name}.log"
+    run_stanza_module(STAGE_MODULES[name], arguments, request.threads, log, name, run.progress, environment=environment)
     if not staged.is_file():
-        raise StageFailed(f"stanza's {name} training finished without writing {staged.name}: see {log_dir / f'{name}.log'}")
+        raise StageFailed(f"stanza's {name} training finished without writing {staged.name}: see {log}")
     target = request.output / f"{name}.pt"
     # from the first replaced model on, the directory must not load as complete
     # until every stage is done; a run that fails before leaves it as it was

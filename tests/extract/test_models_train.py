@@ -28,8 +28,8 @@ from checkpoints.extract.train_data import (
 )
 from checkpoints.extract.train_models import (
     StageFailed,
+    TrainingRun,
     TrainRequest,
-    no_progress,
     retag,
     shrink_model_file,
     stage_arguments,
@@ -284,7 +284,7 @@ def test_parser_data_is_retagged_by_the_trained_tagger(tmp_path: Path) -> None:
     gold = tmp_path / "gold.conllu"
     gold.write_text(sentences(UD / "en_ewt-ud-dev-first100.conllu.xz", 0, 12), encoding="utf-8")
     request = TrainRequest("en", [gold], gold, tmp_path / "out")
-    [retagged] = retag(EN_TINY / "pos.pt", [gold], request, "en_ewt", tmp_path, tmp_path, no_progress)
+    [retagged] = retag(EN_TINY / "pos.pt", [gold], TrainingRun(request, "en_ewt", tmp_path, tmp_path))
     assert retagged.name == "gold.retagged.conllu"
     gold_doc, tagged_doc = CoNLL.conll2doc(gold), CoNLL.conll2doc(retagged)
     kept = ["text", "lemma", "head", "deprel"]
@@ -303,7 +303,7 @@ def test_retagging_with_a_broken_tagger_is_one_line(tmp_path: Path) -> None:
     gold.write_text(sentences(UD / "en_ewt-ud-dev-first100.conllu.xz", 0, 2), encoding="utf-8")
     request = TrainRequest("en", [gold], gold, tmp_path / "out")
     with pytest.raises(StageFailed, match=r"^stanza's retagging failed \(exit 1, log .*retag-gold\.log\): ") as failure:
-        retag(broken, [gold], request, "en_ewt", tmp_path, tmp_path, no_progress)
+        retag(broken, [gold], TrainingRun(request, "en_ewt", tmp_path, tmp_path))
     assert "\n" not in str(failure.value)
 
 
@@ -502,10 +502,10 @@ def test_max_steps_sets_the_length_of_each_stepped_stage(tmp_path: Path) -> None
         ("pos", "--max_steps", "--eval_interval", "300"),
         ("depparse", "--max_steps", "--eval_interval", "200"),
     ]:
-        arguments = stage_arguments(name, request, "en_ewt", train, train, tmp_path, tmp_path / f"{name}.pt")
+        arguments = stage_arguments(name, TrainingRun(request, "en_ewt", tmp_path, tmp_path), train, train, tmp_path / f"{name}.pt")
         assert arguments[arguments.index(steps) + 1] == "300", name
         assert arguments[arguments.index(interval) + 1] == expected_interval, name
-    lemma = stage_arguments("lemma", request, "en_ewt", train, train, tmp_path, tmp_path / "lemma.pt")
+    lemma = stage_arguments("lemma", TrainingRun(request, "en_ewt", tmp_path, tmp_path), train, train, tmp_path / "lemma.pt")
     assert "--steps" not in lemma and "--max_steps" not in lemma
 
 
@@ -523,16 +523,16 @@ def test_a_continued_parser_trains_at_full_rate_without_a_forced_restart(tmp_pat
     (output / "depparse.pt").write_bytes(b"saved parser")
     (output / "pos.pt").write_bytes(b"saved tagger")
     continued = TrainRequest("en", [train], train, output, size="full", stages=("depparse",), continue_training=True, max_steps=3000)
-    arguments = stage_arguments("depparse", continued, "en_ewt", train, train, tmp_path, tmp_path / "depparse.pt")
+    arguments = stage_arguments("depparse", TrainingRun(continued, "en_ewt", tmp_path, tmp_path), train, train, tmp_path / "depparse.pt")
     assert arguments[arguments.index("--second_warmup_steps") + 1] == "0"
     assert arguments[arguments.index("--second_optim_start_step") + 1] == "3001"
     assert arguments.count("--second_optim_start_step") == 1
     assert arguments[arguments.index("--max_steps_before_stop") + 1] == "500"
     fresh = TrainRequest("en", [train], train, output, size="full")
-    arguments = stage_arguments("depparse", fresh, "en_ewt", train, train, tmp_path, tmp_path / "depparse.pt")
+    arguments = stage_arguments("depparse", TrainingRun(fresh, "en_ewt", tmp_path, tmp_path), train, train, tmp_path / "depparse.pt")
     assert "--second_warmup_steps" not in arguments and "--continue_from" not in arguments
     assert arguments[arguments.index("--second_optim_start_step") + 1] == "750"
-    tagger = stage_arguments("pos", continued, "en_ewt", train, train, tmp_path, tmp_path / "pos.pt")
+    tagger = stage_arguments("pos", TrainingRun(continued, "en_ewt", tmp_path, tmp_path), train, train, tmp_path / "pos.pt")
     assert "--second_warmup_steps" not in tagger
 
 
