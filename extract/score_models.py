@@ -40,16 +40,27 @@ RECORD_KEYS = {"dev": ("dev_scores", "scoring_error"), "held-out": ("held_out_sc
 """Where ``models score --record`` keeps its figures in ``scores.json``."""
 
 
-def score_pipeline(
-    model_dir: Path, language: str, gold: Path, work: Path, threads: int, *, gold_tokens: bool = False
-) -> tuple[dict[str, float], str | None]:
-    """F1 of the whole trained pipeline on ``gold`` (plain CoNLL-U) from raw text.
+GIVEN = ("text", "sentences", "words")
+"""What the pipeline is given of the gold treebank: its running text (the
+tokenizer splits sentences, as in the CoNLL 2018 shared task), its sentences
+one a line (as ``checkpoints build`` parses a raw-text file: the tokenizer
+only cuts words), or its own words (the tagger and parser alone)."""
 
-    With ``gold_tokens`` the pipeline is given the treebank's own sentences
-    and words instead (no tokenizer, no MWT expander), so the figures are
-    the tagger's, lemmatizer's and parser's alone, comparable with the dev
-    scores stanza's training modules report; multi-word token lines are
+GIVEN_DESCRIPTIONS = {"text": "from raw text", "sentences": "from its raw sentences", "words": "on its gold words"}
+
+
+def score_pipeline(
+    model_dir: Path, language: str, gold: Path, work: Path, threads: int, *, given: str = "text"
+) -> tuple[dict[str, float], str | None]:
+    """F1 of the whole trained pipeline on ``gold`` (plain CoNLL-U), given one of :data:`GIVEN`.
+
+    Given ``words`` there is no tokenizer and no MWT expander, so the figures
+    are the tagger's, lemmatizer's and parser's alone, comparable with the
+    dev scores stanza's training modules report; multi-word token lines are
     dropped from the gold side, whose words are then exactly the input.
+    Given ``sentences`` each sentence's text (rebuilt from its tokens and
+    their spacing) is one paragraph, so sentence boundaries are gold and the
+    rest is what users of ``build --source`` get.
 
     The scorer refuses output whose characters differ from the gold text (a
     weak MWT model can invent some); then no scores and the scorer's reason
@@ -63,11 +74,15 @@ def score_pipeline(
     from checkpoints.extract.trained_models import load_trained_pipeline
 
     torch.set_num_threads(threads)
-    if gold_tokens:
+    if given == "words":
         gold_document = CoNLL.conll2doc(str(gold))
         pipeline = load_trained_pipeline(model_dir, language, pretokenized=True, skip=("mwt",))
         document = pipeline([[word.text for word in sentence.words] for sentence in gold_document.sentences])
         gold = _without_multiword_lines(gold, work / f"score-{gold.stem}.words.conllu")
+    elif given == "sentences":
+        gold_document = CoNLL.conll2doc(str(gold))
+        pipeline = load_trained_pipeline(model_dir, language)
+        document = pipeline("\n\n".join(_sentence_text(sentence) for sentence in gold_document.sentences))
     else:
         text_file = work / f"score-{gold.stem}.txt"
         with redirect_stdout(io.StringIO()):
@@ -83,6 +98,11 @@ def score_pipeline(
     return {key: round(100 * evaluation[metric].f1, 2) for key, metric in SCORE_NAMES.items()}, None
 
 
+def _sentence_text(sentence: Any) -> str:
+    """A gold sentence as one line of raw text: its tokens with their own spacing, runs of whitespace as one space."""
+    return " ".join("".join(token.text + token.spaces_after for token in sentence.tokens).split())
+
+
 def _without_multiword_lines(conllu: Path, target: Path) -> Path:
     """``conllu`` without its multi-word token ranges (``3-4``): one token per syntactic word."""
     with conllu.open(encoding="utf-8") as source, target.open("w", encoding="utf-8") as out:
@@ -91,12 +111,12 @@ def _without_multiword_lines(conllu: Path, target: Path) -> Path:
 
 
 def score_model_directory(
-    model_dir: Path, language: str, treebank: Path, threads: int = 1, *, gold_tokens: bool = False
+    model_dir: Path, language: str, treebank: Path, threads: int = 1, *, given: str = "text"
 ) -> tuple[dict[str, float], str | None]:
     """:func:`score_pipeline` on a treebank as users have it (``.conllu`` or ``.conllu.xz``)."""
     with tempfile.TemporaryDirectory(prefix="checkpoints-score-") as temp:
         gold = concatenate_conllu([treebank], Path(temp) / "gold.conllu")
-        return score_pipeline(model_dir, language, gold, Path(temp), threads, gold_tokens=gold_tokens)
+        return score_pipeline(model_dir, language, gold, Path(temp), threads, given=given)
 
 
 def record_scores(

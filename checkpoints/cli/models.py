@@ -82,7 +82,7 @@ Examples:
 SCORE_EXAMPLES = """
 The treebank's raw text is rebuilt from its # text lines, parsed by the whole
 pipeline (tokenizer first), and scored by stanza's CoNLL 2018 scorer: tokens,
-UPOS, lemma, UAS and LAS F1.
+sentences, UPOS, lemma, UAS and LAS F1.
 
 Examples:
 
@@ -94,6 +94,9 @@ Examples:
 
   # the tagger and parser alone, on the treebank's own words (as stanza's training reports dev):
   checkpoints models score models/en en --treebank en_ewt-ud-dev.conllu.xz --gold-tokens
+
+  # one sentence a line, as build parses a --source file (no sentence splitting):
+  checkpoints models score models/en en --treebank en_ewt-ud-dev.conllu.xz --gold-sentences
 """
 
 
@@ -249,16 +252,33 @@ def score(
             "scores alone, as stanza's training reports them on dev.",
         ),
     ] = False,
+    gold_sentences: Annotated[
+        bool,
+        typer.Option(
+            "--gold-sentences",
+            help="Give the pipeline the treebank's sentences one a line, as build parses a raw-text file: "
+            "the tokenizer cuts words but splits no sentences.",
+        ),
+    ] = False,
 ) -> None:
     quiet_libraries()
     from checkpoints.errors import InputError, UsageError, check_choice
-    from checkpoints.extract.score_models import RECORD_KEYS, record_scores, score_model_directory
+    from checkpoints.extract.score_models import (
+        GIVEN_DESCRIPTIONS,
+        RECORD_KEYS,
+        record_scores,
+        score_model_directory,
+    )
     from checkpoints.extract.trained_models import find_trained_models
 
+    if gold_tokens and gold_sentences:
+        raise UsageError("--gold-tokens and --gold-sentences exclude each other: choose one")
+    given = "words" if gold_tokens else "sentences" if gold_sentences else "text"
     if record is not None:
         check_choice("--record", record, tuple(RECORD_KEYS))
-        if gold_tokens:
-            raise UsageError("--record keeps scores from raw text; it cannot be used with --gold-tokens")
+        if given != "text":
+            option = "--gold-tokens" if gold_tokens else "--gold-sentences"
+            raise UsageError(f"--record keeps scores from raw text; it cannot be used with {option}")
     if threads < 1:
         raise UsageError(f"--threads must be at least 1, not {threads}")
     if not treebank.is_file():
@@ -267,10 +287,9 @@ def score(
         raise ModelNotAvailable(f"{model_dir}: no manifest.json: not a directory written by 'checkpoints models train'")
     with progress_bar() as bar:
         advance = stage_progress(bar)(f"parsing and scoring {treebank.name}", 1)
-        scores, error = score_model_directory(model_dir, language, treebank, threads, gold_tokens=gold_tokens)
+        scores, error = score_model_directory(model_dir, language, treebank, threads, given=given)
         advance(1)
-    source = "on its gold words" if gold_tokens else "from raw text"
-    render_scores(f"scores of {model_dir} on {treebank.name} {source}", {treebank.name: (scores, error)})
+    render_scores(f"scores of {model_dir} on {treebank.name} {GIVEN_DESCRIPTIONS[given]}", {treebank.name: (scores, error)})
     if record is not None:
         path = record_scores(model_dir, record, treebank, scores, error)
         stdout_console().print(f"recorded as {record} scores in {path}")

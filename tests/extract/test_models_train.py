@@ -320,7 +320,7 @@ def test_models_score_on_gold_words_scores_the_tagger_and_parser_alone(run_cli, 
     from checkpoints.extract.trained_models import load_trained_pipeline
 
     treebank = UD / "en_ewt-ud-dev-first100.conllu.xz"
-    scores, error = score_model_directory(EN_TINY, "en", treebank, gold_tokens=True)
+    scores, error = score_model_directory(EN_TINY, "en", treebank, given="words")
     assert error is None
     assert scores["tokens_f1"] == scores["words_f1"] == scores["sentences_f1"] == 100.0
     gold_file = tmp_path / "gold.conllu"
@@ -338,6 +338,48 @@ def test_models_score_on_gold_words_scores_the_tagger_and_parser_alone(run_cli, 
     assert "on its gold words" in " ".join(out.split()) and f"{scores['las']:.2f}" in out
 
 
+def test_models_score_on_gold_sentences_parses_them_as_build_does(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """--gold-sentences gives one sentence a line: sentence boundaries are exact, words are the tokenizer's.
+
+    The words and tags scored are exactly those the project's parser gives
+    for the same lines (``StanzaParser``, which ``build --source`` uses).
+    """
+    from stanza.utils.conll import CoNLL
+
+    from checkpoints.extract.score_models import score_model_directory
+
+    treebank = UD / "en_ewt-ud-dev-first100.conllu.xz"
+    scores, error = score_model_directory(EN_TINY, "en", treebank, given="sentences")
+    assert error is None
+    assert scores["sentences_f1"] == 100.0 and scores["tokens_f1"] < 100.0
+    gold_file = tmp_path / "gold.conllu"
+    gold_file.write_text(sentences(treebank, 0, 100), encoding="utf-8")
+    gold = CoNLL.conll2doc(str(gold_file))
+    # the first sentence's text line: "From the AP comes this story :" with its own spacing
+    lines = [" ".join("".join(t.text + t.spaces_after for t in sentence.tokens).split()) for sentence in gold.sentences]
+    assert lines[0] == gold.sentences[0].text
+    parsed = StanzaParser("en", model_dir=str(EN_TINY)).parse(lines, "en")
+    assert len(parsed) == 100
+    gold_words = sum(len(sentence.words) for sentence in gold.sentences)
+    predicted_words = sum(len(sentence.tokens) for sentence in parsed)
+    right = 0
+    for gold_sentence, sentence in zip(gold.sentences, parsed, strict=True):
+        # UPOS counts a word right where the tokenizer cut it as gold did and tagged it as gold
+        spans, at = {}, 0
+        for token in sentence.tokens:
+            spans[(at, at + len(token.form))] = token.upos
+            at += len(token.form)
+        at = 0
+        for word in gold_sentence.words:
+            right += spans.get((at, at + len(word.text))) == word.upos
+            at += len(word.text)
+    # the scorer's UPOS F1: words with the same characters and tag, over both sides' words
+    assert scores["upos"] == round(100 * 2 * right / (predicted_words + gold_words), 2)
+    code, out, err = run_cli("models", "score", EN_TINY, "en", "--treebank", treebank, "--gold-sentences")
+    assert code == 0, err
+    assert "from its raw sentences" in " ".join(out.split()) and f"{scores['las']:.2f}" in out
+
+
 def test_models_score_bad_inputs_are_one_line(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     dev = UD / "en_ewt-ud-dev-first100.conllu.xz"
     cases = [
@@ -347,6 +389,10 @@ def test_models_score_bad_inputs_are_one_line(run_cli, tmp_path: Path) -> None: 
         (("models", "score", EN_TINY, "de", "--treebank", dev), "no trained models for 'de'"),
         (("models", "score", EN_TINY, "en", "--treebank", dev, "--gold-tokens", "--record", "dev"),
          "--record keeps scores from raw text; it cannot be used with --gold-tokens"),
+        (("models", "score", EN_TINY, "en", "--treebank", dev, "--gold-sentences", "--record", "held-out"),
+         "--record keeps scores from raw text; it cannot be used with --gold-sentences"),
+        (("models", "score", EN_TINY, "en", "--treebank", dev, "--gold-sentences", "--gold-tokens"),
+         "--gold-tokens and --gold-sentences exclude each other: choose one"),
     ]
     for arguments, message in cases:
         code, _out, err = run_cli(*arguments)
