@@ -107,7 +107,7 @@ def register(app: typer.Typer) -> None:
     )
     models_app.command("download", help="Download the stanza models a build needs for LANG.\n" + EXAMPLES)(download)
     models_app.command("train", help="Train stanza models for LANG offline from UD treebanks.\n" + TRAIN_EXAMPLES)(train)
-    models_app.command("score", help="Score a trained model directory on a UD treebank, from raw text or its gold words.\n" + SCORE_EXAMPLES)(score)
+    models_app.command("score", help="Score a trained model directory on a UD treebank, from raw text, its sentences or its gold words.\n" + SCORE_EXAMPLES)(score)
     app.add_typer(models_app, name="models")
 
 
