@@ -35,7 +35,7 @@ from typing import Any
 from checkpoints.errors import ModelNotAvailable, UsageError
 from checkpoints.extract.dictionary import Lexicon
 from checkpoints.extract.symmetrize import METHODS, symmetrize
-from checkpoints.extract.wordmatch import number_key
+from checkpoints.extract.wordmatch import number_key, similar_spelling
 from checkpoints.io.pharaoh import parse_pharaoh_line
 from checkpoints.model import Alignment
 
@@ -98,10 +98,24 @@ def lexical_priors(
         for word in translation.split()
         if word in target_words and frequency[word] <= common
     } - whole
+    whole.update(_cognate_pairs(sources, targets) - whole)
     lines = [f"LEX\t{s}\t{t}\t{weight:g}" for s, t in sorted(whole)]
     # half weight: "male" in CC-CEDICT's 男性 "the male sex" (zh-en AER 0.32 → 0.30)
     lines += [f"LEX\t{s}\t{t}\t{weight / 2:g}" for s, t in sorted(parts)]
     return lines
+
+
+def _cognate_pairs(sources: Sequence[str], targets: Sequence[str]) -> set[tuple[str, str]]:
+    """Word pairs spelt nearly alike (:func:`checkpoints.extract.wordmatch.similar_spelling`)
+    that meet in some sentence pair: likely cognates, which a thin dictionary does not list."""
+    found: set[tuple[str, str]] = set()
+    for source_line, target_line in zip(sources, targets, strict=True):
+        target_words = set(target_line.split())
+        for word in set(source_line.split()):
+            for other in target_words:
+                if word != other and similar_spelling(word, other):
+                    found.add((word, other))
+    return found
 
 
 class EflomalAligner:

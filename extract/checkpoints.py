@@ -33,6 +33,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
+from checkpoints.extract.completion import Completion
 from checkpoints.extract.dictionary import Lexicon
 from checkpoints.extract.dm import DM_FLOOR, dictionary_matching_degree
 from checkpoints.extract.noise import constituent_spans, is_contiguous
@@ -88,6 +89,7 @@ class ExtractionOptions:
     pos_filter: bool = True
     class_filter: bool = True
     confirm: bool = True
+    complete: bool = True
 
 
 class FoundLike(Protocol):
@@ -172,7 +174,12 @@ def extract_checkpoints(
             elif source.constituency:
                 summary.sentences_without_usable_tree += 1
         targets = [
-            Target(reference.tokens, SurfaceForms(reference, tokenizer), alignment)
+            Target(
+                reference.tokens,
+                SurfaceForms(reference, tokenizer),
+                alignment,
+                Completion.of(source, reference, alignment, lexicon) if options.complete else None,
+            )
             for reference, alignment in zip(pair.references, pair.alignments, strict=True)
         ]
         for found in finder.find(source):
@@ -209,6 +216,7 @@ class Target(NamedTuple):
     tokens: list[Token]
     surface: SurfaceForms
     alignment: Alignment
+    completion: Completion | None
 
 
 def _whole_sentence(tokens: Sequence[Token], indices: Sequence[int]) -> bool:
@@ -240,7 +248,7 @@ def _aligned_references(
     reasons: list[str] = []
     word_level = level is Level.WORD
     head = checkpoint_tokens[_span_head(source_tokens, indices)] if word_level and options.pos_filter else None
-    for index, (tokens, surface, alignment) in enumerate(targets):
+    for index, (tokens, surface, alignment, completion) in enumerate(targets):
         links = alignment.links_of(indices)
         linked = sorted({t for _, t in links})
         if not linked:
@@ -265,7 +273,8 @@ def _aligned_references(
         if dm < options.min_dm and not sure:
             reasons.append(SKIP_LOW_DM)
             continue
-        references.append(Reference(index, linked, surface.reference(linked), dm, True))
+        words = completion.complete(linked) if completion is not None else linked
+        references.append(Reference(index, words, surface.reference(words), dm, True))
     # with several references, the reason the last one was lost stands for all
     return references, reasons[-1] if reasons else SKIP_NO_ALIGNMENT
 

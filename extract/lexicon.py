@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from checkpoints.extract.wordmatch import SentenceKeys, same_word, same_word_in
+from checkpoints.extract.wordmatch import SentenceKeys, cognate, same_word, same_word_in
 from checkpoints.model import Token
 
 
@@ -31,6 +31,8 @@ class Lexicon:
     kind: str = "none"
     origin: str = ""
     parts: tuple[str, ...] = ()
+    cognates: bool = True
+    """Whether :meth:`supports` also accepts likely cognates (:func:`checkpoints.extract.wordmatch.cognate`)."""
     _found: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
     _words: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -111,7 +113,7 @@ class Lexicon:
             lemma = target.lemma.lower()
             if lemma != "_" and lemma in translations:
                 return True
-        return same_word(source, target)
+        return same_word(source, target) or (self.cognates and cognate(source, target))
 
     def translated_in(self, source: Token, keys: SentenceKeys) -> bool:
         """True when some word of a sentence (its :class:`SentenceKeys`) translates ``source``:

@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from checkpoints.extract.lexicon import Lexicon
+from checkpoints.extract.relink import relink
 from checkpoints.model import Alignment, Sentence
 
 FUNCTION_UPOS = frozenset({"DET", "ADP", "PRON", "AUX", "CCONJ", "SCONJ", "PART", "PUNCT"})
@@ -64,9 +65,14 @@ class RepairCounts:
     """Links added to join the rest of a fixed expression or a clitic."""
     swapped: int = 0
     """Crossed adjective–noun link pairs turned the right way round."""
+    relinked: int = 0
+    """Links added or dropped by the syntactic mends of :mod:`checkpoints.extract.relink`."""
 
     def as_dict(self) -> dict[str, int]:
-        return {"anchored": self.anchored, "removed": self.removed, "swapped": self.swapped, "bound": self.bound}
+        return {
+            "anchored": self.anchored, "removed": self.removed, "swapped": self.swapped,
+            "relinked": self.relinked, "bound": self.bound,
+        }
 
 
 def repair_alignment(
@@ -94,6 +100,11 @@ def repair_alignment(
             sure |= {(i, b), (k, a)}
         sure -= {(i, a), (k, b)}
         counts.swapped += 1
+    mended, changed = relink(source, reference, links)
+    counts.relinked += changed
+    sure_sources = {s for s, _ in sure}
+    sure = (sure & mended) | {(s, t) for s, t in mended - links if s in sure_sources}
+    links = mended
     bound = _bound_links(reference, links)
     counts.bound += len(bound)
     sure |= {(s, t) for s, t, base in bound if base in sure}

@@ -11,6 +11,12 @@ as dictionary matches". Each test here is deliberately narrow:
   from a thousands separator without knowing the locale, so "1.5" ~ "15" too;
 * names, when either word is a proper noun (UPOS ``PROPN``), compared without
   diacritics and case ("Mexico" ~ "México", "Zurich" ~ "Zürich").
+
+Apart from those, :func:`cognate` tells words that languages sharing an
+alphabet write nearly alike ("artifacts" ~ "artefacts", "contraceptives" ~
+"contraceptions"): evidence a dictionary-guided repair may use where the
+dictionary is thin (FreeDict's English–French lists 2,211 of PUD's English
+words, its English–Spanish 15,972), but not a match of its own.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from checkpoints.model import Token
@@ -57,6 +64,34 @@ def same_word(source: Token, target: Token) -> bool:
     if source_number is not None and source_number == number_key(target.form):
         return True
     return (source.upos == "PROPN" or target.upos == "PROPN") and name_key(source.form) == name_key(target.form)
+
+
+COGNATE_UPOS = frozenset({"NOUN", "VERB", "ADJ", "ADV"})
+COGNATE_MIN_LENGTH = 5
+COGNATE_MIN_SIMILARITY = 0.75
+"""Ratcliff–Obershelp similarity (difflib) of the two forms without diacritics: 0.89 for
+"artifacts"/"artefacts", 0.77 for "government"/"gouvernementales", 0.5 for "power"/"pouvoir"."""
+
+
+def cognate(source: Token, target: Token) -> bool:
+    """True when two content words of the same alphabet are spelt nearly alike (a likely cognate).
+
+    Both must be nouns, verbs, adjectives or adverbs of at least
+    :data:`COGNATE_MIN_LENGTH` letters starting with the same letter; false
+    friends ("actual" ~ "actuel") pass, which is why this only ever confirms a
+    link inside one sentence pair, where a false friend rarely meets its twin.
+    """
+    if source.upos not in COGNATE_UPOS or target.upos not in COGNATE_UPOS:
+        return False
+    return similar_spelling(source.form, target.form)
+
+
+@lru_cache(maxsize=262144)
+def similar_spelling(left: str, right: str) -> bool:
+    a, b = name_key(left), name_key(right)
+    if min(len(a), len(b)) < COGNATE_MIN_LENGTH or a[0] != b[0] or not (a.isalpha() and b.isalpha()):
+        return False
+    return SequenceMatcher(None, a, b).ratio() >= COGNATE_MIN_SIMILARITY
 
 
 @dataclass(frozen=True, slots=True)

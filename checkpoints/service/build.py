@@ -64,6 +64,7 @@ class BuildRequest:
     pos_filter: bool = True
     parallel_filter: bool = True
     confirm: bool = True
+    complete: bool = True
 
     def validate(self) -> None:
         raw = self.source is not None or bool(self.references)
@@ -258,6 +259,7 @@ def build_suite_from(
         class_filter=request.pos_filter
         and CLASS_FLUID_LANGUAGES.isdisjoint({language(request.source_lang), language(request.target_lang)}),
         confirm=request.confirm,
+        complete=request.complete,
     )
     checkpoints, summary = extract_checkpoints(
         pairs, prepared, levels, lexicon, extraction, skip_pairs=skip_pairs, progress=advance
@@ -279,6 +281,7 @@ def build_suite_from(
         "class_filter": extraction.class_filter,
         "parallel_filter": request.parallel_filter,
         "confirm": request.confirm,
+        "complete": request.complete,
         "references": request.reference_count,
         "inputs": [str(p) for p in _input_paths(request)],
         "checkpoints_version": __version__,

@@ -1,0 +1,180 @@
+"""Links mended with both sentences' syntax, where words alone cannot tell the aligner which is right.
+
+An aligner that learns from word co-occurrence links a word to the right
+*kind* of word but often to the wrong *instance* of it, and it has no notion
+of what a function word attaches to. Three mends, each reading both parses:
+
+1. **Possessive markers.** English "'s" translates as the preposition or
+   genitive article of the possessor ("Rona 's" → "de Rona", "the father 's"
+   → "des Vaters") or as nothing ("Ronas"); aligners link it to the article of
+   the *possessed* noun instead ("los * Rona": 61 of 95 en→es possessives in
+   PUD). The marker is relinked to a case marker or genitive determiner of
+   its possessor's translation, or, when there is none, loses the links to
+   function words attached elsewhere.
+2. **Repeated words.** Where a word occurs twice on each side ("his piety
+   ... his brothers" → "su devoción ... su hermano", "in ... at" → "en ...
+   en"), the aligner may cross the instances. Each instance is given the
+   counterpart whose syntactic neighbours (head and dependents) are linked to
+   its own neighbours, when that agrees better than the aligner's choice.
+3. **Pronouns on reflexive clitics.** A personal pronoun is not translated by
+   a reflexive clitic, which marks a pronominal or passive verb ("he 's
+   afforded" → "se le permiten": "he" is "le", not "se"). Such a link moves
+   to a free personal pronoun of the same verb, or is dropped.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from checkpoints.extract.completion import is_reflexive
+from checkpoints.model import Sentence, Token
+
+Link = tuple[int, int]
+
+POSSESSIVE_FUNCTION_UPOS = frozenset({"DET", "ADP", "PRON", "PART"})
+
+
+def relink(source: Sentence, reference: Sentence, links: set[Link]) -> tuple[set[Link], int]:
+    """The links after the three mends (module docstring), and how many links they changed."""
+    before = set(links)
+    links = _possessive_markers(source, reference, set(links))
+    links = _repeated_words(source, reference, links)
+    links = _reflexive_clitics(source, reference, links)
+    return links, len(links ^ before)
+
+
+def _targets_of(links: set[Link]) -> dict[int, set[int]]:
+    found: dict[int, set[int]] = defaultdict(set)
+    for s, t in links:
+        found[s].add(t)
+    return found
+
+
+def _sources_of(links: set[Link]) -> dict[int, set[int]]:
+    found: dict[int, set[int]] = defaultdict(set)
+    for s, t in links:
+        found[t].add(s)
+    return found
+
+
+def _possessive_markers(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:
+    words, translations = source.tokens, reference.tokens
+    for i, word in enumerate(words):
+        possessor = word.head - 1
+        if word.deprel != "case" or possessor < 0 or words[possessor].deprel != "nmod:poss":
+            continue
+        targets_of, sources_of = _targets_of(links), _sources_of(links)
+        owners = targets_of.get(possessor, set())
+        if not owners:
+            continue
+        markers = [
+            k
+            for k, token in enumerate(translations)
+            if token.head - 1 in owners
+            and _marks_possessor(token)
+            and all(h == i or not _attached_consistently(words, translations, targets_of, h, k) for h in sources_of.get(k, ()))
+        ]
+        current = targets_of.get(i, set())
+        if markers:
+            best = min(markers, key=lambda k: min(abs(k - owner) for owner in owners))
+            links -= {(i, t) for t in current}
+            links -= {(h, best) for h in sources_of.get(best, ())}
+            links.add((i, best))
+        else:
+            links -= {
+                (i, t)
+                for t in current
+                if translations[t].upos in POSSESSIVE_FUNCTION_UPOS and translations[t].head - 1 not in owners
+            }
+    return links
+
+
+def _attached_consistently(
+    words: list[Token], translations: list[Token], targets_of: dict[int, set[int]], s: int, t: int
+) -> bool:
+    """Whether a link agrees with both parses: a function word's translation attaches to its head's
+    translation (or the source word is not a function word, whose link this cannot judge)."""
+    if words[s].upos not in POSSESSIVE_FUNCTION_UPOS:
+        return True
+    head = words[s].head - 1
+    return head >= 0 and translations[t].head - 1 in targets_of.get(head, set())
+
+
+def _marks_possessor(token: Token) -> bool:
+    """A preposition of the possessor ("de", "von") or a genitive determiner ("des")."""
+    if token.upos == "ADP" and token.deprel.split(":")[0] == "case":
+        return True
+    return token.upos == "DET" and token.feats.get("Case") == "Gen"
+
+
+def _key(token: Token) -> str:
+    return (token.lemma if token.lemma not in ("_", "") else token.form).lower()
+
+
+def _neighbours(sentence: Sentence, index: int) -> set[int]:
+    found = {k for k, token in enumerate(sentence.tokens) if token.head - 1 == index}
+    head = sentence.tokens[index].head - 1
+    if head >= 0:
+        found.add(head)
+    return found
+
+
+def _agreement(source: Sentence, reference: Sentence, targets_of: dict[int, set[int]], i: int, j: int) -> int:
+    """How many syntactic neighbours of source word ``i`` are linked to neighbours of reference word ``j``."""
+    around = _neighbours(reference, j)
+    return sum(1 for n in _neighbours(source, i) if targets_of.get(n, set()) & around)
+
+
+def _repeated_words(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:
+    words, translations = source.tokens, reference.tokens
+    same_target: dict[str, list[int]] = defaultdict(list)
+    for j, token in enumerate(translations):
+        if token.upos != "PUNCT":
+            same_target[_key(token)].append(j)
+    for i in range(len(words)):
+        targets_of, sources_of = _targets_of(links), _sources_of(links)
+        current = targets_of.get(i, set())
+        if len(current) != 1:
+            continue
+        (j,) = current
+        rivals = [k for k in same_target[_key(translations[j])] if k != j]
+        if not rivals:
+            continue
+        here = _agreement(source, reference, targets_of, i, j)
+        for k in rivals:
+            holders = sources_of.get(k, set())
+            if len(holders) > 1 or any(_key(words[h]) != _key(words[i]) for h in holders):
+                continue
+            other = next(iter(holders), None)
+            gain = _agreement(source, reference, targets_of, i, k) - here
+            if other is not None and targets_of.get(other) == {k}:
+                gain += _agreement(source, reference, targets_of, other, j)
+                gain -= _agreement(source, reference, targets_of, other, k)
+            if gain > 0:
+                links.discard((i, j))
+                links.add((i, k))
+                if other is not None:
+                    links.discard((other, k))
+                    links.add((other, j))
+                break
+    return links
+
+
+def _reflexive_clitics(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:
+    words, translations = source.tokens, reference.tokens
+    for s, t in sorted(links):
+        word, clitic = words[s], translations[t]
+        if word.upos != "PRON" or is_reflexive(word) or word.feats.get("PronType") != "Prs" or not is_reflexive(clitic):
+            continue
+        links.discard((s, t))
+        linked_targets = {k for _, k in links}
+        verb = clitic.head - 1
+        free = [
+            k
+            for k, token in enumerate(translations)
+            if token.head - 1 == verb and k != t and token.upos == "PRON" and not is_reflexive(token)
+            and k not in linked_targets
+        ]
+        if free:
+            links.add((s, min(free, key=lambda k: abs(k - t))))
+    return links
+
