@@ -72,7 +72,7 @@ class Completion:
             sources_of.setdefault(t, set()).add(s)
         tokens = reference.tokens
         attached: dict[int, int] = {}
-        for j, token in enumerate(tokens):
+        for j in range(len(tokens)):
             if j in sources_of:
                 continue
             anchor = _verb_form_head(source.tokens, tokens, j, sources_of)

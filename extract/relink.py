@@ -25,6 +25,7 @@ of what a function word attaches to. Three mends, each reading both parses:
 from __future__ import annotations
 
 from collections import defaultdict
+
 from checkpoints.extract.completion import is_reflexive
 from checkpoints.model import Sentence, Token
 
