@@ -26,6 +26,40 @@ from checkpoints.taxonomy.pattern import MinedTable
 from checkpoints.taxonomy.values import ValueSpec
 from checkpoints.taxonomy.wordlist import KeyFunction
 
+MAX_RUN_TOKENS = 4
+"""The longest run of tokens :func:`inside_listed_run` tries: four-character idioms split one character a token."""
+
+
+def inside_listed_run(
+    graph: SentenceGraph,
+    span: tuple[int, ...],
+    key: KeyFunction,
+    listed: Callable[[str], bool],
+    min_chars: int,
+) -> bool:
+    """Whether ``span`` is a piece of a word the tokenizer split: a run of adjacent tokens that covers
+    it and more, written together, is a listed word.
+
+    The run holds at least two tokens and one token outside the span, at most
+    :data:`MAX_RUN_TOKENS`, and at least ``min_chars`` characters (進 / 一 /
+    步 for 進一步 "further"). A span that is itself a listed word of two
+    characters or more is a word, and the run a compound of words (政府 /
+    機關 "government office"), not a split: only single characters and
+    unlisted strings are pieces.
+    """
+    first, last = min(span), max(span)
+    own = "".join(key(graph, position) for position in range(first, last + 1))
+    if len(own) >= 2 and listed(own):
+        return False
+    for start in range(max(0, last - MAX_RUN_TOKENS + 1), first + 1):
+        for end in range(last, min(len(graph), start + MAX_RUN_TOKENS)):
+            if start == first and end == last:
+                continue
+            text = "".join(key(graph, position) for position in range(start, end + 1))
+            if len(text) >= min_chars and listed(text):
+                return True
+    return False
+
 
 @dataclass(frozen=True, slots=True)
 class Mined:
@@ -44,6 +78,12 @@ class LexiconFilter:
     (投資者們 = 投資者 + 們, 處方箋 = 處方 + 箋) are not unknown words, even
     where a dictionary does not list them. Chinese wants ``split=3``: every
     character is itself a listed word, so any two-character key would split.
+
+    With ``within``, the test is not on the node's own key but on the runs of
+    adjacent tokens around it: listed when some run of two or more tokens that
+    contains the node, at least ``within`` characters long, is a listed key.
+    ``<unlisted within="3">`` so says "not part of a word the tokenizer split":
+    中 of 中 / 世紀 (中世紀 "Middle Ages"), 接 of 接 / 下來 (接下來 "next").
     """
 
     node: str
@@ -55,6 +95,7 @@ class LexiconFilter:
     line: int = 0
     tags: frozenset[str] | None = None
     split: int | None = None
+    within: int | None = None
     corpus: bool = False
     _loaded: Lexicon | None = None
 
@@ -66,7 +107,14 @@ class LexiconFilter:
         if lexicon is None:
             lexicon = self._loaded = self.lexicon()
         position = binding[self.node]
-        listed = any(self.listed(lexicon, key(graph, position)) for key in self.keys)
+        if self.within is not None:
+            within = self.within
+            listed = any(
+                inside_listed_run(graph, (position,), key, lambda text: self._entry(lexicon, text), within)
+                for key in self.keys
+            )
+        else:
+            listed = any(self.listed(lexicon, key(graph, position)) for key in self.keys)
         return listed != self.absent
 
     def listed(self, lexicon: Lexicon, key: str) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from lxml import etree
@@ -298,6 +299,8 @@ class _Builder:
         tags = self.tags(element)
         split_text = element.get("split")
         split = int(split_text) if split_text is not None else None
+        within_text = element.get("within")
+        within = int(within_text) if within_text is not None else None
         line = element.sourceline or 0
         if source is not None:
             if source not in LEXICON_SOURCES:
@@ -307,7 +310,8 @@ class _Builder:
                 raise self.error(element, f"tags= needs a lexicon whose entries have tags; {source} has none (tagged: {tagged})")
             name = source
             return LexiconFilter(
-                node, lambda: named_lexicon(name), keys, absent, f"source {source}", line=line, tags=tags, split=split
+                node, lambda: named_lexicon(name), keys, absent, f"source {source}",
+                line=line, tags=tags, split=split, within=within,
             )
         path = self.wordlist_path(element, file_name or "")
         return LexiconFilter(
@@ -320,6 +324,7 @@ class _Builder:
             line=line,
             tags=tags,
             split=split,
+            within=within,
         )
 
     def tags(self, element: etree._Element) -> frozenset[str] | None:
@@ -408,8 +413,22 @@ class _Builder:
             min_senses=int(min_senses_text) if min_senses_text is not None else None,
             sense_tag=sense_tag,
             max_tokens=int(element.get("max-tokens", "8")),
+            unsplit=self.unsplit(element, convert),
+            unsplit_chars=int(element.get("unsplit-chars", "3")),
             line=element.sourceline or 0,
         )
+
+    def unsplit(self, element: etree._Element, convert: str | None) -> Callable[[str], bool] | None:
+        """``unsplit="cedict|jieba"``: whether a text is a word of any of these lexicons."""
+        text = element.get("unsplit")
+        if text is None:
+            return None
+        sources = text.split("|")
+        for source in sources:
+            if source not in LEXICON_SOURCES:
+                raise self.error(element, f"unsplit: unknown lexicon source {source!r}; known: {', '.join(LEXICON_SOURCES)}")
+        lookups = [lexicon_lookup(source, convert) for source in sources]
+        return lambda word: any(lookup(word) for lookup in lookups)
 
     def reduplication(self, element: etree._Element) -> ReduplicationRule:
         try:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from checkpoints.taxonomy.filters import inside_listed_run
 from checkpoints.taxonomy.graph import SentenceGraph
 from checkpoints.taxonomy.pattern import BindingFilter, MinedTable
 from checkpoints.taxonomy.values import ValueSpec
@@ -30,6 +31,10 @@ class WordListRule:
     that is None, from the tag named after the head's UPOS (``VERB=41``): a
     word list without parts of speech (CC-CEDICT's sense counts) names its
     count tag, one with them lets the token's part of speech choose.
+    ``unsplit`` drops a span that lies inside a longer run of adjacent tokens
+    (at least ``unsplit_chars`` characters) which it says is one word
+    (:func:`~checkpoints.taxonomy.filters.inside_listed_run`): 中 of 中 /
+    世紀 is not the ambiguous word 中.
     """
 
     path: Path
@@ -40,6 +45,8 @@ class WordListRule:
     min_senses: int | None = None
     sense_tag: str | None = None
     max_tokens: int = 8
+    unsplit: Callable[[str], bool] | None = None
+    unsplit_chars: int = 3
     line: int = 0
     _list: WordList | None = None
 
@@ -67,6 +74,8 @@ class WordListRule:
                         count_tag = self.sense_tag if self.sense_tag is not None else columns["upos"][head]
                         if (tags.get(count_tag) or 0) < self.min_senses:
                             continue
+                if self.unsplit is not None and inside_listed_run(graph, span, key, self.unsplit, self.unsplit_chars):
+                    continue
                 yield span
 
 

@@ -270,11 +270,15 @@ def test_full_english_pud(en: PreparedTaxonomy, pud: list[Sentence]) -> None:
         print(f"  {COUNTS_BEFORE_REVIEW.get(category.name, counts[category.name]):6d} -> {counts[category.name]:6d}  {category.name}")
     assert all(counts[c.name] > 0 for c in en.taxonomy.categories)
     assert {name: counts[name] for name in COUNTS_BEFORE_REVIEW} == {
-        "Ambiguous word": 778,
-        "Adjective phrase": 194,  # the 32 fixed expressions (such as, due to, more than) left out
+        # 778 before WordNet senses were counted per lemma, not through base forms (found ≠ find)
+        "Ambiguous word": 770,
+        # the 32 fixed expressions (such as, due to, more than) left out, and 48 adjectives standing
+        # where a noun phrase stands ("many of these marketplaces", "at least")
+        "Adjective phrase": 146,
         "Hyperbaton": 8,
     }
-    assert counts["Verb"] == 2503  # unchanged: a particle joins its verb's check-point
+    # 2503 before a copula was tied to its own predicate: 41 bare copulas ("be" beside "may be") gone
+    assert counts["Verb"] == 2462
     tokens = [token for sentence in pud for token in sentence.tokens]
     assert counts["Noun"] == sum(t.upos in ("NOUN", "PROPN") for t in tokens) == 5734
     # expletive "it"/"there" (62 in PUD) are not pronoun check-points
@@ -289,8 +293,8 @@ def test_full_english_pud(en: PreparedTaxonomy, pud: list[Sentence]) -> None:
 
 
 def test_share_of_content_words_flagged_as_ambiguous(en: PreparedTaxonomy, pud: list[Sentence]) -> None:
-    """10.0% of the nouns, verbs and adjectives of the en PUD (773 of 7730), against 47.5% (3673) with
-    the threshold of 5 senses; 7.5% of all content words (NOUN, PROPN, VERB, ADJ, ADV: 773 of 10262)."""
+    """9.9% of the nouns, verbs and adjectives of the en PUD (765 of 7730), against 47.5% (3673) with
+    the threshold of 5 senses; 7.5% of all content words (NOUN, PROPN, VERB, ADJ, ADV: 765 of 10262)."""
     flagged = content = 0
     for sentence in pud:
         ambiguous = {i for item in en.find(sentence) if item.category == "Ambiguous word" for i in item.indices}
@@ -298,4 +302,4 @@ def test_share_of_content_words_flagged_as_ambiguous(en: PreparedTaxonomy, pud: 
             if token.upos in ("NOUN", "VERB", "ADJ"):
                 content += 1
                 flagged += position in ambiguous
-    assert (flagged, content) == (773, 7730)
+    assert (flagged, content) == (765, 7730)
