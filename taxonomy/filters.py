@@ -36,21 +36,24 @@ def inside_listed_run(
     key: KeyFunction,
     listed: Callable[[str], bool],
     min_chars: int,
+    *,
+    words_stay: bool = False,
 ) -> bool:
     """Whether ``span`` is a piece of a word the tokenizer split: a run of adjacent tokens that covers
     it and more, written together, is a listed word.
 
     The run holds at least two tokens and one token outside the span, at most
     :data:`MAX_RUN_TOKENS`, and at least ``min_chars`` characters (進 / 一 /
-    步 for 進一步 "further"). A span that is itself a listed word of two
-    characters or more is a word, and the run a compound of words (政府 /
-    機關 "government office"), not a split: only single characters and
-    unlisted strings are pieces.
+    步 for 進一步 "further"). With ``words_stay``, a span that is itself a
+    listed word of two characters or more is a word, and the run a compound
+    of words (政府 / 機關 "government office"), not a split: only single
+    characters and unlisted strings are pieces.
     """
     first, last = min(span), max(span)
-    own = "".join(key(graph, position) for position in range(first, last + 1))
-    if len(own) >= 2 and listed(own):
-        return False
+    if words_stay:
+        own = "".join(key(graph, position) for position in range(first, last + 1))
+        if len(own) >= 2 and listed(own):
+            return False
     for start in range(max(0, last - MAX_RUN_TOKENS + 1), first + 1):
         for end in range(last, min(len(graph), start + MAX_RUN_TOKENS)):
             if start == first and end == last:

@@ -32,9 +32,10 @@ class WordListRule:
     word list without parts of speech (CC-CEDICT's sense counts) names its
     count tag, one with them lets the token's part of speech choose.
     ``unsplit`` drops a span that lies inside a longer run of adjacent tokens
-    (at least ``unsplit_chars`` characters) which it says is one word
+    (at least ``unsplit_chars`` characters) which it says is one word, unless
+    the span is a listed word of two characters or more itself
     (:func:`~checkpoints.taxonomy.filters.inside_listed_run`): 中 of 中 /
-    世紀 is not the ambiguous word 中.
+    世紀 is not the ambiguous word 中, but 活動 of 競選 / 活動 is 活動.
     """
 
     path: Path
@@ -74,7 +75,9 @@ class WordListRule:
                         count_tag = self.sense_tag if self.sense_tag is not None else columns["upos"][head]
                         if (tags.get(count_tag) or 0) < self.min_senses:
                             continue
-                if self.unsplit is not None and inside_listed_run(graph, span, key, self.unsplit, self.unsplit_chars):
+                if self.unsplit is not None and inside_listed_run(
+                    graph, span, key, self.unsplit, self.unsplit_chars, words_stay=True
+                ):
                     continue
                 yield span
 

@@ -32,6 +32,7 @@ COMMAND_MODULES = (
     "evaluate",
     "compare",
     "show",
+    "audit",
     "report",
     "suite_xml",
     "taxonomy",

@@ -57,6 +57,8 @@ def build(
     pos_filter: Annotated[bool, typer.Option("--pos-filter/--no-pos-filter", help="Drop word references whose aligned words cannot translate them (a dropped pronoun linked to a verb), or change class with no dictionary support (a noun linked to a verb).")] = True,
     parallel_filter: Annotated[bool, typer.Option("--parallel-filter/--no-parallel-filter", help="Skip pairs whose reference translates a neighbouring source sentence better than its own.")] = True,
     confirm: Annotated[bool, typer.Option("--confirm/--no-confirm", help="Keep phrase and clause references only when the aligner is sure of every link.")] = True,
+    complete: Annotated[bool, typer.Option("--complete/--no-complete", help="Complete references on the target side with the function words the aligner leaves out (auxiliaries, clitics, governed prepositions).")] = True,
+    audit: Annotated[bool, typer.Option("--audit/--no-audit", help="Audit the new suite (reference self-score, substitution test) and keep the audit in its summary.")] = True,
     stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", help="Stanza models: stanza's resources (models download), a directory written by models train, or a folder of those (default: $CHECKPOINTS_STANZA_DIR, else stanza's).")] = None,
 ) -> None:
     from checkpoints.service.build import BuildRequest, build_suite
@@ -82,6 +84,8 @@ def build(
         pos_filter=pos_filter,
         parallel_filter=parallel_filter,
         confirm=confirm,
+        complete=complete,
+        audit=audit,
     )
     started = time.perf_counter()
     with progress_bar() as bar:
@@ -135,6 +139,9 @@ def print_summary(name: str, summary: dict[str, Any], suite: SuiteData, db: Path
             f"links they contradict removed, {repairs.get('swapped', 0)} crossed adjective-noun pairs swapped, "
             f"{repairs.get('bound', 0)} links joining fixed expressions and clitics"
         )
+    audit = summary.get("audit")
+    if audit:
+        notes.append(str(audit["summary"]))
     notes.append(f"stored in {db} in {elapsed:.1f}s")
     notes.extend(f"warning: {warning}" for warning in summary.get("warnings", ()))
     for note in notes:

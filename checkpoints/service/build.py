@@ -65,6 +65,7 @@ class BuildRequest:
     parallel_filter: bool = True
     confirm: bool = True
     complete: bool = True
+    audit: bool = True
 
     def validate(self) -> None:
         raw = self.source is not None or bool(self.references)
@@ -306,6 +307,12 @@ def build_suite_from(
         summary=summary_dict,
         user_categories={c.name for c in taxonomy.categories} if custom_taxonomy else set(),
     )
+    if request.audit and checkpoints:
+        from checkpoints.evaluate.audit import audit_suite
+
+        advance = progress("auditing the suite", 1)
+        summary_dict["audit"] = audit_suite(suite).to_json()
+        advance(1)
     return BuildResult(suite, summary_dict)
 
 

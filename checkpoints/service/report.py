@@ -191,8 +191,19 @@ def _assemble(evaluation: Any, report: dict[str, Any], options: dict[str, Any], 
         "pairs": pair_pieces(evaluation, {name: results[name].translations for name in systems}),
         "checkpoints": [checkpoints[name] for name in categories],
         "commands": reproduce_commands(request, results, report),
+        "audit": _audit(suite),
         "warnings": [],
     }
+
+
+def _audit(suite: Any) -> dict[str, Any]:
+    """The audit ``build`` kept in the suite's summary; computed now for a suite built without one."""
+    stored = suite.summary.get("audit")
+    if isinstance(stored, dict) and stored.get("categories"):
+        return stored
+    from checkpoints.evaluate.audit import audit_suite
+
+    return audit_suite(suite).to_json()
 
 
 def reproduce_commands(request: ReportRequest, results: dict[str, Any], report: dict[str, Any]) -> list[str]:

@@ -86,3 +86,37 @@ CP.scatter = function (metric, metricScores, human) {
   figure.appendChild(table);
   return figure;
 };
+
+/* The suite's audit (checkpoints audit): how far each category's score can be trusted. */
+CP.auditSection = function (audit) {
+  var section = CP.el("section", {id: "audit", "aria-labelledby": "h-audit"});
+  section.appendChild(CP.el("h2", {id: "h-audit"}, "How far the suite can be trusted"));
+  section.appendChild(CP.el("p", {"class": "note"}, audit.summary));
+  section.appendChild(CP.el("p", {"class": "note"},
+    "Reference: the reference's own text scored as a system (a correct translation scores 1). Sensitivity: how far a " +
+    "category falls when every target word of its own part of speech is replaced by another of that part of speech " +
+    "(ideal 1); leakage: the largest fall when another part of speech is replaced (ideal 0). Gaps: share of references " +
+    "with a gap (*); whole: share of whole-sentence references; DM: mean dictionary matching degree. Word categories " +
+    "below sensitivity " + audit.min_sensitivity + " are marked."));
+  var table = CP.table("Audit per category (substitution seed " + audit.seed + ")",
+    ["Category", "Level", "Check-points", "Reference", "Own class", "Sensitivity", "Leakage", "Gaps", "Whole", "DM"]);
+  table.id = "audit-table";
+  var weak = {};
+  audit.low_sensitivity.forEach(function (name) { weak[name] = true; });
+  audit.categories.forEach(function (c) {
+    var tr = CP.el("tr", {"data-category": c.category, "class": weak[c.category] ? "weak" : ""});
+    tr.appendChild(CP.el("th", {scope: "row"}, c.category));
+    tr.appendChild(CP.el("td", {}, c.level));
+    tr.appendChild(CP.el("td", {"class": "num"}, String(c.checkpoints)));
+    tr.appendChild(CP.el("td", {"class": "num"}, CP.fmt(c.reference_score)));
+    tr.appendChild(CP.el("td", {}, c.own_class || "–"));
+    tr.appendChild(CP.el("td", {"class": "num"}, c.sensitivity === null ? "–" : CP.fmt(c.sensitivity) + (weak[c.category] ? " !" : "")));
+    tr.appendChild(CP.el("td", {"class": "num"}, c.leakage === null ? "–" : CP.fmt(c.leakage) + " (" + c.leak_class + ")"));
+    tr.appendChild(CP.el("td", {"class": "num"}, CP.fmt(c.gapped)));
+    tr.appendChild(CP.el("td", {"class": "num"}, CP.fmt(c.sentence_references)));
+    tr.appendChild(CP.el("td", {"class": "num"}, CP.fmt(c.mean_dm)));
+    table.tBodies[0].appendChild(tr);
+  });
+  section.appendChild(table);
+  return section;
+};

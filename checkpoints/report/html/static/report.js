@@ -11,6 +11,7 @@
     if (rows.length) parts.push(CP.levelSection(data, level, rows));
   });
   parts.push(CP.heatMap(data));
+  if (data.audit) parts.push(CP.auditSection(data.audit));
   if (data.metrics) parts.push(CP.metricsSection(data.metrics));
   if (data.meta) parts.push(CP.metaSection(data.meta));
   parts.push(CP.drilldownSection());

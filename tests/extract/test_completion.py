@@ -1,0 +1,205 @@
+"""References completed on the target side and links mended with both parses, on real PUD pairs
+(1-based PUD sentence numbers cited): :mod:`checkpoints.extract.completion` and
+:mod:`checkpoints.extract.relink`."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from checkpoints.extract.completion import Completion, is_reflexive
+from checkpoints.extract.lexicon import Lexicon
+from checkpoints.extract.relink import relink
+from checkpoints.extract.repair import RepairCounts, repair_alignment
+from checkpoints.extract.wordmatch import cognate
+from checkpoints.io.conllu import read_conllu
+from checkpoints.model import Alignment, Sentence
+
+DATA = Path(__file__).parent.parent / "data"
+
+
+@cache
+def _treebank(language: str) -> list[Sentence]:
+    from importlib import resources
+
+    demo = Path(str(resources.files("checkpoints"))) / "data" / "demo"
+    paths = {
+        "en": demo / "en_pud.conllu.gz",
+        "es": demo / "es_pud.conllu.gz",
+        "fr": DATA / "build" / "fr_pud.conllu.gz",
+        "de": DATA / "build" / "de_pud.conllu.gz",
+        "zh": DATA / "taxonomy" / "zh_pud-ud-test.conllu.gz",
+    }
+    return read_conllu(paths[language], language)
+
+
+def pud(language: str, number: int) -> Sentence:
+    return _treebank(language)[number - 1]
+
+
+def forms(sentence: Sentence, indices: list[int]) -> list[str]:
+    return [sentence.tokens[i].form for i in indices]
+
+
+def completed(source: Sentence, target: Sentence, links: set[tuple[int, int]], span: list[int],
+              lexicon: Lexicon | None = None) -> list[str]:
+    """The reference words of ``span``: the targets linked to it, completed."""
+    alignment = Alignment(frozenset(links))
+    completion = Completion.of(source, target, alignment, lexicon or Lexicon())
+    return forms(target, completion.complete(alignment.targets_of(span)))
+
+
+def test_compound_tense_of_a_simple_past_joins_the_verb() -> None:
+    """en→fr pair 711: "tried" → "a essayé"; pair 47: "revealed" → "a révélé"."""
+    en, fr = pud("en", 711), pud("fr", 711)
+    assert (en.tokens[1].form, fr.tokens[2].form, fr.tokens[3].form) == ("tried", "a", "essayé")
+    assert completed(en, fr, {(1, 3)}, [1]) == ["a", "essayé"]
+    # an auxiliary linked to anything stays out: it translates that word
+    assert completed(en, fr, {(1, 3), (0, 2)}, [1]) == ["essayé"]
+
+
+def test_tense_auxiliary_stays_out_for_a_source_without_tense() -> None:
+    """zh→en pair 961: 建立 → "was established": a Chinese verb marks no tense, and the gold leaves
+    "was" out; the same "was" joins "established" when the source word carries tense."""
+    zh, en = pud("zh", 961), pud("en", 961)
+    assert (zh.tokens[2].form, en.tokens[7].form, en.tokens[9].form) == ("建立", "was", "established")
+    assert completed(zh, en, {(2, 9)}, [2]) == ["established"]
+    es = pud("es", 330)  # "are feeling" → "están sintiendo": feeling carries VerbForm=Ger
+    en330 = pud("en", 330)
+    feeling = next(i for i, t in enumerate(en330.tokens) if t.form == "feeling")
+    sintiendo = next(i for i, t in enumerate(es.tokens) if t.form == "sintiendo")
+    assert completed(en330, es, {(feeling, sintiendo)}, [feeling]) == ["están", "sintiendo"]
+
+
+def test_reflexive_clitic_joins_its_verb() -> None:
+    """en→es pair 275: "benefited" → "se han beneficiado" ("se" compound:prt, "han" aux);
+    en→fr pair 773: "discontinued" → "s'est arrêtée" (French PUD's "s'" is a plain obj, no Reflex)."""
+    en, es = pud("en", 275), pud("es", 275)
+    assert completed(en, es, {(6, 6)}, [6]) == ["se", "han", "beneficiado"]
+    en, fr = pud("en", 773), pud("fr", 773)
+    assert forms(fr, [7, 8, 10]) == ["s’", "est", "arrêtée"] and is_reflexive(fr.tokens[7])
+    assert completed(en, fr, {(7, 10), (5, 8)}, [5, 7]) == ["s’", "est", "arrêtée"]
+    assert completed(en, fr, {(7, 10), (5, 8)}, [7]) == ["s’", "arrêtée"]
+
+
+def test_complex_preposition_takes_its_de() -> None:
+    """en→es pair 241: "near the border" → "cerca de la frontera"; en→fr pair 992: "above their aunt"
+    → "au-dessus de leur tante"."""
+    en, es = pud("en", 241), pud("es", 241)
+    assert completed(en, es, {(8, 7), (11, 10)}, [8]) == ["cerca", "de"]
+    assert completed(en, es, {(8, 7), (11, 10), (9, 9)}, [8, 9, 10, 11]) == ["cerca", "de", "la", "frontera"]
+    en, fr = pud("en", 992), pud("fr", 992)
+    assert completed(en, fr, {(32, 31), (34, 34)}, [32]) == ["au-dessus", "de"]
+
+
+def test_governed_preposition_of_a_verb_needs_the_dictionary() -> None:
+    """en→fr pair 689: "attending his father's funeral" → "a assisté aux funérailles": the dictionary's
+    "assister à" says "à" belongs to the verb. Without it, a preposition after a verb stays out: en→es
+    pair 351 "congratulate Andy" → "felicitar a Andy" (the personal "a", unlinked in the gold)."""
+    en, fr = pud("en", 689), pud("fr", 689)
+    assert forms(fr, [2, 3, 4]) == ["a", "assisté", "à"]
+    links = {(2, 3), (6, 6)}
+    assert completed(en, fr, links, [2]) == ["a", "assisté"]
+    dictionary = Lexicon()
+    dictionary.add("attend", "assister à")
+    assert completed(en, fr, links, [2], dictionary) == ["a", "assisté", "à"]
+    en, es = pud("en", 351), pud("es", 351)
+    assert completed(en, es, {(4, 2), (5, 4)}, [4]) == ["felicitar"]
+
+
+def test_preposition_between_two_nouns_stays_out() -> None:
+    """en→es pair 63: "Shenzhen's traffic police" → "La policía de tráfico de Shenzhen": "de" joins
+    two nouns and is unlinked in the gold."""
+    en, es = pud("en", 63), pud("es", 63)
+    assert completed(en, es, {(2, 3), (3, 1)}, [2, 3]) == ["policía", "tráfico"]
+
+
+def test_word_inside_one_words_translation_joins_it() -> None:
+    """en→es pair 31: "initially" → "en un principio"; the unlinked "un" lies between two words linked
+    to "initially" alone."""
+    en, es = pud("en", 31), pud("es", 31)
+    assert forms(es, [4, 5, 6]) == ["en", "un", "principio"]
+    assert completed(en, es, {(4, 4), (4, 6)}, [4]) == ["en", "un", "principio"]
+    # between words of two different source words it stays out
+    assert completed(en, es, {(4, 4), (5, 6)}, [4, 5]) == ["en", "principio"]
+
+
+def test_possessive_marker_takes_the_possessors_de() -> None:
+    """en→es pair 744: "Edgar 's films" → "las películas de Edgard"; eflomal links "'s" to "las", the
+    article of the possessed noun ("las * Edgard" in 61 of 95 en→es possessives)."""
+    en, es = pud("en", 744), pud("es", 744)
+    assert forms(en, [23, 24, 25]) == ["Edgar", "'s", "films"]
+    assert forms(es, [31, 32, 33, 34]) == ["las", "películas", "de", "Edgard"]
+    links, changed = relink(en, es, {(23, 34), (24, 31), (25, 32)})
+    assert links == {(23, 34), (24, 33), (25, 32)} and changed == 2
+    # "de" already taken by a preposition attached elsewhere is taken over: pair 689, "on" → "de"
+    en, fr = pud("en", 689), pud("fr", 689)
+    links, _ = relink(en, fr, {(4, 9), (5, 5), (7, 7), (6, 6)})
+    assert (5, 7) in links and (7, 7) not in links and (5, 5) not in links
+
+
+def test_possessive_marker_never_keeps_a_function_word_of_the_possessed_noun() -> None:
+    """en→de pair 294: "From the director 's point of view" → "Aus Sicht des Regisseurs". The
+    genitive article "des" is both "the" and "'s", and stays both; a link of "'s" to "Aus", the
+    preposition of the possessed noun, is dropped."""
+    en, de = pud("en", 294), pud("de", 294)
+    assert forms(de, [0, 1, 2, 3]) == ["Aus", "Sicht", "des", "Regisseurs"]
+    shared = {(1, 2), (2, 3), (3, 2), (4, 1)}
+    assert relink(en, de, shared)[0] == shared
+    links, changed = relink(en, de, {(1, 2), (2, 3), (3, 0), (4, 1)})
+    assert links == {(1, 2), (2, 3), (4, 1)} and changed == 1
+
+
+def test_repeated_words_take_the_instance_their_neighbours_agree_on() -> None:
+    """en→es pair 681: "his piety ... his brothers" → "su hermano ... su devoción" with the two
+    "his" crossed: each is given the "su" of its own noun's translation."""
+    en, es = pud("en", 681), pud("es", 681)
+    assert forms(en, [11, 12, 17, 18]) == ["his", "piety", "his", "brothers"]
+    assert forms(es, [11, 12, 15, 16]) == ["su", "hermano", "su", "devoción"]
+    crossed = {(11, 11), (17, 15), (12, 16), (18, 12)}
+    links, changed = relink(en, es, crossed)
+    assert links == {(11, 15), (17, 11), (12, 16), (18, 12)} and changed == 4
+    # where the aligner's choice agrees with the parses, nothing moves
+    assert relink(en, es, links)[0] == links
+
+
+def test_pronoun_moves_off_a_reflexive_clitic() -> None:
+    """en→es pair 339: "he 's afforded" → "se le permiten": "he" is "le", not the passive "se"."""
+    en, es = pud("en", 339), pud("es", 339)
+    assert forms(es, [16, 17, 18]) == ["se", "le", "permiten"]
+    links, _ = relink(en, es, {(13, 16), (15, 18)})
+    assert links == {(13, 17), (15, 18)}
+    # with "le" taken, the wrong link is dropped
+    links, _ = relink(en, es, {(13, 16), (15, 18), (11, 17)})
+    assert (13, 16) not in links and (13, 17) not in links
+
+
+def test_cognates_confirm_a_crossed_adjective_and_noun_a_thin_dictionary_misses() -> None:
+    """en→fr pair 960: "many prehistoric artifacts" → "de nombreux artefacts préhistoriques", linked
+    crosswise (artifacts–préhistoriques); FreeDict eng-fra knows neither word, but both are spelt
+    nearly alike on the two sides, and the anchors put them right."""
+    en, fr = pud("en", 960), pud("fr", 960)
+    assert forms(en, [3, 4]) == ["prehistoric", "artifacts"] and forms(fr, [4, 5]) == ["artefacts", "préhistoriques"]
+    assert cognate(en.tokens[4], fr.tokens[4]) and cognate(en.tokens[3], fr.tokens[5])
+    assert not cognate(en.tokens[4], fr.tokens[5])
+    crossed = Alignment(frozenset({(3, 4), (4, 5)}))
+    repaired = repair_alignment(en, fr, crossed, Lexicon(), RepairCounts())
+    assert repaired.targets_of([4]) == [4] and repaired.targets_of([3]) == [5]
+    # a lexicon may turn cognates off
+    plain = Lexicon(cognates=False)
+    assert not plain.supports(en.tokens[4], fr.tokens[4])
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "expected"),
+    [("artifacts", "artefacts", True), ("government", "gouvernementales", True), ("power", "pouvoir", False),
+     ("cell", "celle", False), ("company", "empresa", False)],
+)
+def test_cognate_spelling(left: str, right: str, expected: bool) -> None:
+    """Similarity ≥ 0.75 without diacritics, same first letter, five letters or more."""
+    from checkpoints.model import Token
+
+    assert cognate(Token(left, upos="NOUN"), Token(right, upos="NOUN")) is expected
+    assert not cognate(Token(left, upos="DET"), Token(right, upos="NOUN"))
