@@ -23,12 +23,22 @@ The suites are built the way the README recommends, with the real command
 from the bundled gold-parsed PUD sample with the bundled FreeDict and Apertium
 dictionaries (``--dictionary freedict-eng-spa --dictionary apertium-eng-spa``),
 Chinese→English from the Chinese PUD (tests/data) with CC-CEDICT
-(``--dictionary cedict``). eflomal samples at random,
-so each build differs a little; ``--repeat`` builds several times and prints
-every figure as mean (min–max).
+(``--dictionary cedict``), English→French and English→German from the French
+and German PUD (tests/data/build) with Debian's FreeDict dictionaries
+(``apt-get install dict-freedict-eng-fra dict-freedict-eng-deu``). The
+en→es and zh→en gold pairs are the ones the builder's rules were developed
+on; en→fr and en→de were aligned by hand later, to measure them on pairs
+they were not written for. eflomal samples at random, so each build differs a
+little; ``--repeat`` builds several times and prints every figure as mean
+(min–max). ``--audit`` also prints each build's audit
+(:mod:`checkpoints.evaluate.audit`: ``checkpoints audit`` on the suite) and
+the mean sensitivity and largest leakage of the six word categories that
+stand for one part of speech (Noun, Verb, Adjective, Adverb, Pronoun,
+Preposition).
 
-    python benchmarks/reference_quality.py                # both pairs, 3 builds each
+    python benchmarks/reference_quality.py                # every pair, 3 builds each
     python benchmarks/reference_quality.py --pair en-es --repeat 1 --per-category
+    python benchmarks/reference_quality.py --pair en-fr --audit
     python benchmarks/reference_quality.py --gold-dir OTHER_GOLD --pairs-file OTHER_IDS
     python benchmarks/reference_quality.py --build-args "--min-dm 0.2"   # another build option
 """
@@ -50,6 +60,7 @@ from pathlib import Path
 
 from checkpoints.db.repo import load_suite
 from checkpoints.db.session import open_engine, transaction
+from checkpoints.evaluate.audit import audit_suite
 from checkpoints.extract.align_quality import (
     AlignmentQuality,
     alignment_quality,
@@ -61,6 +72,8 @@ from checkpoints.model import Alignment, Level, SuiteData
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 DEMO = Path(str(resources.files("checkpoints"))) / "data" / "demo"
+DICTD = Path("/usr/share/dictd")
+SIX_WORD_CATEGORIES = ("Noun", "Verb", "Adjective", "Adverb", "Pronoun", "Preposition")
 
 @dataclass(frozen=True)
 class PairConfig:
@@ -81,6 +94,14 @@ CONFIGS = {
     "zh-en": PairConfig(
         "zh", "en", DATA / "taxonomy" / "zh_pud-ud-test.conllu.gz", DEMO / "en_pud.conllu.gz", "zh-en.dev.pharaoh",
         ("cedict",),
+    ),
+    "en-fr": PairConfig(
+        "en", "fr", DEMO / "en_pud.conllu.gz", DATA / "build" / "fr_pud.conllu.gz", "en-fr.dev.pharaoh",
+        (str(DICTD / "freedict-eng-fra.index"),),
+    ),
+    "en-de": PairConfig(
+        "en", "de", DEMO / "en_pud.conllu.gz", DATA / "build" / "de_pud.conllu.gz", "en-de.dev.pharaoh",
+        (str(DICTD / "freedict-eng-deu.index"),),
     ),
 }
 
@@ -137,6 +158,7 @@ class Measurement:
     coverage: float = 0.0
     alignment: AlignmentQuality | None = None
     skipped_pairs: list[int] = field(default_factory=list)
+    audit: dict[str, object] | None = None
 
 
 def read_suite_gold(suite: SuiteData, path: Path, pairs_file: Path) -> dict[int, Alignment]:
@@ -213,31 +235,58 @@ def report(
     quality = [m.alignment for m in measurements if m.alignment is not None]
     print(f"alignment AER: {spread([q.aer for q in quality])}  "
           f"(P {spread([q.precision for q in quality])}, R {spread([q.recall for q in quality])})")
+    audits = [m.audit for m in measurements if m.audit is not None]
+    if audits:
+        sensitivities = [six_word_figures(audit)[0] for audit in audits]
+        leaks = [six_word_figures(audit)[1] for audit in audits]
+        print(f"audit, six word categories: mean sensitivity {spread(sensitivities)}, largest leakage {spread(leaks)}")
+        for audit in audits:
+            print(f"  {audit['summary']}")
     skipped = sorted({p for m in measurements for p in m.skipped_pairs})
     if skipped:
         print(f"gold pairs skipped as not parallel: {', '.join(map(str, skipped))}")
 
 
+def six_word_figures(audit: dict[str, object]) -> tuple[float, float]:
+    """Mean sensitivity and largest leakage of the :data:`SIX_WORD_CATEGORIES` a suite has."""
+    rows = [row for row in audit["categories"] if row["category"] in SIX_WORD_CATEGORIES]  # type: ignore[attr-defined]
+    return statistics.mean(row["sensitivity"] for row in rows), max(row["leakage"] for row in rows)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--pair", choices=sorted(CONFIGS), action="append", help="language pair (default: both)")
+    parser.add_argument("--pair", choices=sorted(CONFIGS), action="append", help="language pair (default: all four)")
     parser.add_argument("--repeat", type=int, default=3, help="builds per pair (eflomal is random)")
     parser.add_argument("--gold-dir", type=Path, default=DATA / "gold-align", help="folder with the gold Pharaoh files")
     parser.add_argument("--pairs-file", type=Path, help="PUD pair ids of the gold lines (default: GOLD_DIR/dev-pairs.txt)")
     parser.add_argument("--per-category", action="store_true", help="also print every category")
     parser.add_argument("--build-args", default="", help='more options for `checkpoints build`, e.g. "--min-dm 0.2"')
+    parser.add_argument("--audit", action="store_true", help="also print each build's audit (checkpoints audit)")
     args = parser.parse_args(argv)
     pairs_file = args.pairs_file or args.gold_dir / "dev-pairs.txt"
     extra = shlex.split(args.build_args)
     with tempfile.TemporaryDirectory(prefix="checkpoints-quality-") as folder:
         for name in args.pair or sorted(CONFIGS):
             config = CONFIGS[name]
+            missing = [d for d in config.dictionaries if d.startswith("/") and not Path(d).is_file()]
+            if missing:
+                print(f"\n## {name}: skipped, {missing[0]} is missing (apt-get install {debian_package(missing[0])})")
+                continue
             runs = []
             for number in range(args.repeat):
                 suite, seconds = build(config, Path(folder), number, extra)
                 gold = read_suite_gold(suite, args.gold_dir / config.gold, pairs_file)
-                runs.append((measure(suite, gold), seconds))
+                measured = measure(suite, gold)
+                if args.audit:  # the build keeps its audit in the suite's summary
+                    stored = suite.summary.get("audit")
+                    measured.audit = stored if isinstance(stored, dict) else audit_suite(suite).to_json()
+                runs.append((measured, seconds))
             report(name, config, runs, args.per_category, extra)
+
+
+def debian_package(path: str) -> str:
+    """The Debian package of a FreeDict file (``freedict-eng-fra.index`` → ``dict-freedict-eng-fra``)."""
+    return "dict-" + Path(path).name.split(".")[0]
 
 
 if __name__ == "__main__":

@@ -15,9 +15,10 @@ Each such unlinked word is *attached* to the linked reference word it
 belongs to, read from the reference's own parse, and joins every reference
 that word is in (:meth:`Completion.complete`):
 
-* **verb forms**: an auxiliary (``aux``, ``aux:pass``, ``aux:tense``, ...)
-  where the source word carries tense, aspect or mood of its own
-  (:data:`MARKED_FEATURES`), a pronominal or passive clitic (``expl:pv``,
+* **verb forms**: a passive auxiliary (``aux:pass``: "was conducted" for
+  進行 as much as for "was held"), a tense or mood auxiliary (``aux``,
+  ``aux:tense``, ...) where the source word carries tense, aspect or mood of
+  its own (:data:`MARKED_FEATURES`), a pronominal or passive clitic (``expl:pv``,
   ``expl:pass``, a reflexive pronoun: ``Reflex=Yes`` or a reflexive lemma),
   or a separable particle (``compound:prt``) attaches to its head verb;
 * **governed prepositions**: a preposition that introduces a later word and
@@ -34,9 +35,10 @@ both ways on the hand-aligned PUD dev pairs (three eflomal builds each,
 join its noun — with articles joining, exact references fall from 0.900 to
 0.831 (en→es), 0.804 to 0.689 (en→fr), 0.825 to 0.791 (en→de) and 0.711 to
 0.648 (zh→en): "datos" is the translation of "data", "los datos" of "the
-data". Also left out: copulas and tense auxiliaries where the source word
-carries no tense of its own (a Chinese verb: "established" for 建立, not
-"was established", as the gold links it), a preposition joining two nouns,
+data". Also left out: copulas, and tense auxiliaries where the source word
+carries no tense of its own (a Chinese verb: "accepted" for 接受, not "had
+accepted": 14 of 15 such English auxiliaries are unlinked in the zh→en gold,
+where every passive one joins its verb), a preposition joining two nouns,
 and a verb's preposition that no dictionary confirms (Spanish marks a
 personal object with "a": "felicitar a Andy" for "congratulate Andy"). A
 word linked to anything, however wrongly, is never attached: it translates
@@ -121,9 +123,11 @@ def _verb_form_head(
     if head < 0 or head not in sources_of:
         return None
     relation = token.deprel
-    if relation.split(":")[0] == "aux":
+    if relation.split(":")[0] == "aux" and relation != "aux:pass":
         marked = any(key in source[s].feats for s in sources_of[head] for key in MARKED_FEATURES)
         return head if marked else None
+    if relation == "aux:pass":
+        return head
     if relation in VERB_FORM_RELATIONS or (is_reflexive(token) and tokens[head].upos in ("VERB", "AUX")):
         return head
     return None

@@ -61,11 +61,15 @@ def test_compound_tense_of_a_simple_past_joins_the_verb() -> None:
 
 
 def test_tense_auxiliary_stays_out_for_a_source_without_tense() -> None:
-    """zh→en pair 961: 建立 → "was established": a Chinese verb marks no tense, and the gold leaves
-    "was" out; the same "was" joins "established" when the source word carries tense."""
-    zh, en = pud("zh", 961), pud("en", 961)
-    assert (zh.tokens[2].form, en.tokens[7].form, en.tokens[9].form) == ("建立", "was", "established")
-    assert completed(zh, en, {(2, 9)}, [2]) == ["established"]
+    """zh→en pair 992: 接受 → "had been accepted": a Chinese verb marks no tense, and the gold leaves
+    "had" out, but takes the passive "been" (as in pair 47, 使用 → "been used"); the same "had"
+    joins its verb when the source word carries tense."""
+    zh, en = pud("zh", 992), pud("en", 992)
+    assert (zh.tokens[5].form, *forms(en, [6, 7, 8])) == ("接受", "had", "been", "accepted")
+    assert completed(zh, en, {(5, 8)}, [5]) == ["been", "accepted"]
+    zh, en = pud("zh", 47), pud("en", 47)
+    assert (zh.tokens[4].form, *forms(en, [7, 8, 9])) == ("使用", "had", "been", "used")
+    assert completed(zh, en, {(4, 9)}, [4]) == ["been", "used"]
     es = pud("es", 330)  # "are feeling" → "están sintiendo": feeling carries VerbForm=Ger
     en330 = pud("en", 330)
     feeling = next(i for i, t in enumerate(en330.tokens) if t.form == "feeling")
@@ -203,3 +207,17 @@ def test_cognate_spelling(left: str, right: str, expected: bool) -> None:
 
     assert cognate(Token(left, upos="NOUN"), Token(right, upos="NOUN")) is expected
     assert not cognate(Token(left, upos="DET"), Token(right, upos="NOUN"))
+
+
+def test_articles_hang_on_determiners_only() -> None:
+    """zh→en pair 559: 新生 linked to "the newcomers" (Chinese has no article): the article loses
+    the link; en→de pair 317 "of terror" → "des Terrors": the genitive article translates "of"."""
+    zh, en = pud("zh", 559), pud("en", 559)
+    assert zh.tokens[6].form == "希斯帕尼亞" and forms(en, [6, 7]) == ["the", "newcomers"]
+    assert forms(zh, [2, 3]) == ["新生", "事物"]
+    links, _ = relink(zh, en, {(6, 4), (2, 6), (2, 7)})
+    assert links == {(6, 4), (2, 7)}
+    en, de = pud("en", 317), pud("de", 317)
+    of = next(i for i, t in enumerate(en.tokens) if t.form == "of")
+    des = next(i for i, t in enumerate(de.tokens) if t.form == "des")
+    assert relink(en, de, {(of, des)})[0] == {(of, des)}
