@@ -208,7 +208,8 @@ PUD_SENTENCES = {
     "w01080130": {
         "New word": [(2,)],  # 塞薩利 (Thessaly)
         "Noun": [(2,), (5,), (7,), (9,), (16,)],
-        "Verb": [(3,), (13,)],  # 在 (1) is a coverb heading an adverbial: "in Thessaly"
+        "Verb": [(3,), (13,)],
+        "Preposition": [(1,)],  # 在 is a coverb heading an adverbial, a preposition's work: "in Thessaly"
         "Pronoun": [(0,), (11,)],
         "Adverb": [(12,)],
         "Subject-predicate phrase": [(0, 3), (11, 13)],
@@ -397,7 +398,7 @@ COUNTS = {
     "Adjective": 650,
     "Pronoun": 710,
     "Adverb": 943,  # less 81 verb particles (mark:prt) and 259 linking adverbs (並, 但, 而 ...: conjunctions)
-    "Preposition": 942,
+    "Preposition": 1214,  # 942 prepositions, 89 coverbs heading an adverbial, 183 prepositional complements
     "Quantifier": 492,
     "Repetitive word": 5,
     "Collocation": 27,
@@ -435,7 +436,7 @@ def test_full_chinese_pud(zh_pud: PreparedTaxonomy, pud: list[Sentence]) -> None
     assert counts["Adjective"] == sum(t.upos == "ADJ" for t in tokens)
     assert counts["Adverb"] == sum(t.upos == "ADV" and t.deprel != "mark:prt" for t in tokens) - 259
     assert counts["Noun"] == sum(t.upos in ("NOUN", "PROPN") and t.deprel != "clf" for t in tokens)
-    assert counts["Preposition"] == sum(t.upos == "ADP" and t.deprel != "case:loc" for t in tokens)
+    assert sum(t.upos == "ADP" and t.deprel != "case:loc" for t in tokens) == 942
     assert counts["BEI sentence"] <= sum(t.lemma == "被" for t in tokens)
     # 413 of the 9591 nouns, verbs and adjectives: 4.3%
     assert sum(t.upos in ("NOUN", "VERB", "ADJ") for t in tokens) == 9591
