@@ -41,6 +41,7 @@ from checkpoints.extract.reliability import (
     all_sure,
     cannot_translate,
     function_words_only,
+    no_counterpart,
     unsupported_shift,
 )
 from checkpoints.extract.surface import SurfaceForms
@@ -266,7 +267,11 @@ def _aligned_references(
         if (
             head is not None
             and dm <= DM_FLOOR
-            and (function_words_only(head, aligned) or (options.class_filter and unsupported_shift(head, aligned)))
+            and (
+                function_words_only(head, aligned)
+                or no_counterpart(head, aligned)
+                or (options.class_filter and unsupported_shift(head, aligned))
+            )
         ):
             reasons.append(SKIP_UNSUPPORTED_SHIFT)
             continue

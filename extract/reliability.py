@@ -169,6 +169,27 @@ def function_words_only(source: Token, targets: Sequence[Token]) -> bool:
     return bool(targets) and source.upos in OPEN_UPOS and all(target.upos in FUNCTION_ONLY for target in targets)
 
 
+NAME_AS = frozenset({"PROPN", "NOUN", "ADJ", "NUM", "SYM", "X"})
+"""What a name becomes in translation: a name, a noun or an adjective ("英國" → "British")."""
+
+
+def no_counterpart(source: Token, targets: Sequence[Token]) -> bool:
+    """True when the aligned words cannot be what ``source`` translates as, in any pair of languages.
+
+    Two cases hold whatever the languages' word classes: a classifier
+    (``clf``: 場, 個, 位) has no counterpart where the target counts nouns
+    without one ("a game", not "a place"), so an unconfirmed link of it is a
+    neighbour's word; and a name becomes a name, a noun or an adjective, never
+    a verb or a function word (a transliterated 帕爾雷 linked to "played").
+    Call it only for references the dictionary does not support at all.
+    """
+    if not targets:
+        return False
+    if source.deprel == "clf":
+        return True
+    return source.upos == "PROPN" and not any(target.upos in NAME_AS or target.upos in _ANY for target in targets)
+
+
 def unsupported_shift(source: Token, targets: Sequence[Token]) -> bool:
     """True when ``source`` is linked only to words of a
     class it does not become without the dictionary saying so (:data:`UNSUPPORTED_AS`).

@@ -221,3 +221,24 @@ def test_articles_hang_on_determiners_only() -> None:
     of = next(i for i, t in enumerate(en.tokens) if t.form == "of")
     des = next(i for i, t in enumerate(de.tokens) if t.form == "des")
     assert relink(en, de, {(of, des)})[0] == {(of, des)}
+
+
+def test_classifiers_and_names_without_a_counterpart_lose_their_reference() -> None:
+    """zh→en pair 351: the classifier 個 of 一個成就 ("an achievement") linked to "that"; pair 255: the
+    transliterated name 帕爾雷 (Paire) linked to "played". A classifier has no English counterpart, a
+    name becomes a name, a noun or an adjective: without dictionary support both links are noise."""
+    from checkpoints.extract.reliability import no_counterpart
+
+    zh, en = pud("zh", 351), pud("en", 351)
+    that = next(t for t in en.tokens if t.form == "that")
+    achievement = next(t for t in en.tokens if t.form == "achievement")
+    assert zh.tokens[15].form == "個" and zh.tokens[15].deprel == "clf"
+    assert no_counterpart(zh.tokens[15], [that]) and no_counterpart(zh.tokens[15], [achievement])
+    assert not no_counterpart(zh.tokens[20], [that])  # 成就, no classifier: not judged here
+    zh, en = pud("zh", 255), pud("en", 255)
+    paire = zh.tokens[18]
+    assert paire.form == "帕爾雷" and paire.upos == "PROPN"
+    played = next(t for t in en.tokens if t.form == "played")
+    name = next(t for t in en.tokens if t.form == "Paire")
+    assert no_counterpart(paire, [played]) and not no_counterpart(paire, [name])
+    assert not no_counterpart(paire, [])

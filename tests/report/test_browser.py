@@ -55,6 +55,12 @@ def test_demo_report_in_chromium(offline: Any, demo: dict[str, Any], tmp_path: P
     page.click("#drill-next")
     expect(page.locator("#drill-status")).to_have_text(re.compile(r"^check-points 51–100 of \d+$"))
 
+    # the audit: one row per category, word categories below the threshold marked
+    audited = page.eval_on_selector_all("#audit-table tbody tr", "rows => rows.map(r => r.dataset.category)")
+    assert sorted(audited) == sorted(categories)
+    weak = page.eval_on_selector_all("#audit-table tbody tr.weak", "rows => rows.map(r => r.dataset.category)")
+    assert "Noun" not in weak and "Noun" in audited
+
     shot = tmp_path / "report.png"
     page.screenshot(path=str(shot), full_page=False)
     assert distinct_colours(shot.read_bytes()) > 8

@@ -54,6 +54,10 @@ def test_demo_report_is_small_offline_and_matches_compare(demo: dict[str, Any]) 
     assert data["pairs"]["source"][eight[1]][eight[2][0]] == "Schulman"
     assert [system[2][0][2] for system in eight[4]] == [["Schulman"], ["Schulman"]]
     assert "checkpoints compare --db" in page and "--baseline direct" in page
+    # the suite's audit, kept by the build, embedded as it is stored
+    audit = data["audit"]
+    assert [row["category"] for row in audit["categories"]] == [r["name"] for r in data["categories"]]
+    assert audit["reference_score"] == 1.0 and audit["summary"].startswith("audit: the reference text scores")
 
 
 def test_hostile_names_and_translations_are_escaped(hostile_report: Path) -> None:
