@@ -4,7 +4,7 @@ An aligner that learns from word co-occurrence links a word to the right
 *kind* of word but often to the wrong *instance* of it, and it has no notion
 of what a function word attaches to. Four mends, each reading both parses:
 
-0. **Stray articles.** An article translates a determiner, a demonstrative
+1. **Stray articles.** An article translates a determiner, a demonstrative
    or possessive, or the numeral "one" (and, German "des", the preposition
    "of" or the possessive "'s"); an aligner also hangs it on the noun or preposition next to it
    ("the Hispania" for 希斯帕尼亞, "los datos" for "data"), where the gold
@@ -12,19 +12,19 @@ of what a function word attaches to. Four mends, each reading both parses:
    132 Spanish ones). Such links are dropped; an article inside one word's
    multi-word translation ("en el extranjero" for "overseas") rejoins it by
    :mod:`checkpoints.extract.completion`.
-1. **Possessive markers.** English "'s" translates as the preposition or
+2. **Possessive markers.** English "'s" translates as the preposition or
    genitive article of the possessor ("Rona 's" → "de Rona", "the father 's"
    → "des Vaters") or as nothing ("Ronas"); aligners link it to the article of
    the *possessed* noun instead ("los * Rona": 61 of 95 en→es possessives in
    PUD). The marker is relinked to a case marker or genitive determiner of
    its possessor's translation, or, when there is none, loses the links to
    function words attached elsewhere.
-2. **Repeated words.** Where a word occurs twice on each side ("his piety
+3. **Repeated words.** Where a word occurs twice on each side ("his piety
    ... his brothers" → "su devoción ... su hermano", "in ... at" → "en ...
    en"), the aligner may cross the instances. Each instance is given the
    counterpart whose syntactic neighbours (head and dependents) are linked to
    its own neighbours, when that agrees better than the aligner's choice.
-3. **Pronouns on reflexive clitics.** A personal pronoun is not translated by
+4. **Pronouns on reflexive clitics.** A personal pronoun is not translated by
    a reflexive clitic, which marks a pronominal or passive verb ("he 's
    afforded" → "se le permiten": "he" is "le", not "se"). Such a link moves
    to a free personal pronoun of the same verb, or is dropped.

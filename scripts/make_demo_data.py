@@ -34,7 +34,11 @@ apertium-es-gl, lttoolbox, dict-freedict-eng-spa and wordnet-base, and the
     python scripts/make_demo_data.py --ud-pud /path/to/ud-pud
 
 where the folder holds ``en_pud-ud-test.conllu``, ``es_pud-ud-test.conllu``
-and the PUD ``LICENSE.txt``.
+and the PUD ``LICENSE.txt``. ``--alignment-only`` remakes the alignment
+alone from the committed treebanks and dictionaries (needs only the
+``eflomal`` extra), as after a change to the aligner or its repairs::
+
+    python scripts/make_demo_data.py --alignment-only
 """
 
 from __future__ import annotations
@@ -127,8 +131,14 @@ def _lemma(analysis: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--ud-pud", type=Path, required=True, help="folder with the PUD CoNLL-U files")
+    parser.add_argument("--ud-pud", type=Path, help="folder with the PUD CoNLL-U files")
+    parser.add_argument("--alignment-only", action="store_true", help="remake en-es.align from the committed data")
     args = parser.parse_args()
+    if args.alignment_only:
+        write_alignment()
+        return
+    if args.ud_pud is None:
+        parser.error("--ud-pud is required (unless --alignment-only)")
     DEMO.mkdir(parents=True, exist_ok=True)
     for language in ("en", "es"):
         raw = (args.ud_pud / f"{language}_pud-ud-test.conllu").read_bytes()
@@ -146,7 +156,12 @@ def main() -> None:
     pairs = apertium_dictionary(english_words(corpus_words))
     (DEMO / "apertium-eng-spa.tsv").write_text("".join(f"{s}\t{t}\n" for s, t in pairs), encoding="utf-8")
     shutil.copy(GPL_2, DEMO / "LICENSE-GPL-2.txt")
+    write_alignment()
+    print(f"wrote demo data for {len(english)} sentence pairs ({len(pairs)} Apertium dictionary pairs) to {DEMO}")
 
+
+def write_alignment() -> None:
+    """``en-es.align``: the corpus aligned as ``build --aligner eflomal`` would, unsure links marked."""
     request = BuildRequest(
         source_lang="en",
         target_lang="es",
@@ -157,7 +172,6 @@ def main() -> None:
     )
     corpus = align_pairs(request)
     write_pharaoh(DEMO / "en-es.align", [pair.alignments[0] for pair in corpus.pairs], mark_unsure=True)
-    print(f"wrote demo data for {len(english)} sentence pairs ({len(pairs)} Apertium dictionary pairs) to {DEMO}")
 
 
 if __name__ == "__main__":
