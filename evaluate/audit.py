@@ -40,6 +40,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from checkpoints.evaluate.compare import DEFAULT_MIN_CHECKPOINTS
+from checkpoints.evaluate.resample import DEFAULT_SEED
 from checkpoints.evaluate.scoring import CheckpointScorer
 from checkpoints.extract.surface import SurfaceToken, surface_tokens
 from checkpoints.model import GAP, Level, Sentence, SuiteData
@@ -64,9 +66,8 @@ CLASS_OF = {upos: name for name, tags in CLASSES.items() for upos in tags}
 
 MIN_SENSITIVITY = 0.8
 """Below this drop under its own class, a word category is named in the verdict."""
-MIN_CHECKPOINTS = 30
-"""Fewer check-points give too noisy a score to judge a category by."""
-DEFAULT_SEED = 12345
+MIN_CHECKPOINTS = DEFAULT_MIN_CHECKPOINTS
+"""Fewer check-points give too noisy a score to judge a category by (as ``compare`` flags none)."""
 
 
 @dataclass(frozen=True, slots=True)
