@@ -103,7 +103,9 @@ class Lexicon:
         is one of the source's translations; multi-word translations cannot
         equal one word), or the two words match without a dictionary:
         identical forms, the same number, or a name spelled with other
-        diacritics (:func:`checkpoints.extract.wordmatch.same_word`).
+        diacritics (:func:`checkpoints.extract.wordmatch.same_word`), or, with
+        :attr:`cognates`, two content words spelt nearly alike
+        (:func:`checkpoints.extract.wordmatch.cognate`).
         """
         translations = self.translations(source)
         if translations:

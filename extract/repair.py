@@ -4,7 +4,7 @@ Measured on hand-aligned PUD pairs (``benchmarks/reference_quality.py``), an
 aligner trained on a thousand sentences often swaps neighbours ("male
 contraceptives" → "anticonceptivos masculinos" linked crosswise) and leaves
 out the function words of a multi-word translation ("however" → "Sin
-embargo", "opted" → "se ha decantado"). Three repairs, in this order:
+embargo", "opted" → "se ha decantado"). Four repairs, in this order:
 
 1. **Dictionary anchors.** Every (source, reference) word pair the dictionary
    (or identical spelling, a number, a name) says translate each other is a
@@ -22,7 +22,10 @@ embargo", "opted" → "se ha decantado"). Three repairs, in this order:
    linked penalties–convencionales, unconventional–multas), are linked the
    other way round: English puts the adjective before the noun, Spanish
    mostly after, and an aligner with a monotone prior crosses them.
-3. **Fixed expressions.** A reference word the aligner left unlinked joins
+3. **Syntactic mends** (:mod:`checkpoints.extract.relink`): stray
+   articles, possessive markers, repeated words and pronouns on reflexive
+   clitics, read from both parses.
+4. **Fixed expressions.** A reference word the aligner left unlinked joins
    the source words of the word it is bound to by a UD relation that makes
    them one unit of meaning: the rest of a fixed expression (``fixed``, "Sin
    embargo"), of a name (``flat``), of a split word (``goeswith``), a verb's

@@ -137,6 +137,7 @@ def print_summary(name: str, summary: dict[str, Any], suite: SuiteData, db: Path
         notes.append(
             f"alignment repaired: {repairs.get('anchored', 0)} dictionary links added, {repairs.get('removed', 0)} "
             f"links they contradict removed, {repairs.get('swapped', 0)} crossed adjective-noun pairs swapped, "
+            f"{repairs.get('relinked', 0)} links mended by both parses, "
             f"{repairs.get('bound', 0)} links joining fixed expressions and clitics"
         )
     audit = summary.get("audit")
