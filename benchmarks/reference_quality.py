@@ -240,6 +240,11 @@ def report(
         sensitivities = [six_word_figures(audit)[0] for audit in audits]
         leaks = [six_word_figures(audit)[1] for audit in audits]
         print(f"audit, six word categories: mean sensitivity {spread(sensitivities)}, largest leakage {spread(leaks)}")
+        for category in SIX_WORD_CATEGORIES:
+            rows = [row for audit in audits for row in audit["categories"] if row["category"] == category]  # type: ignore[attr-defined]
+            if rows:
+                print(f"  {category:12s} sensitivity {spread([r['sensitivity'] for r in rows])}, "
+                      f"leakage {spread([r['leakage'] for r in rows])} ({rows[0]['leak_class']})")
         for audit in audits:
             print(f"  {audit['summary']}")
     skipped = sorted({p for m in measurements for p in m.skipped_pairs})
