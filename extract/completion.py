@@ -26,8 +26,10 @@ that word is in (:meth:`Completion.complete`):
   source preposition and governs the nominal ("cerca de la frontera" for
   "near the border": a complex preposition), or when a dictionary translation
   of the source word has the two together ("assister à" for "attend");
-* **inside one word's translation**: a word between two words linked to the
-  same single source word, and to nothing else, attaches to them.
+* **inside one word's translation**: the words between two words linked to
+  the same single source word, and to nothing else, attach to them, when
+  they are one word ("comic book artist" for 漫畫家) or function words only
+  ("Pays de Galles" for "Wales").
 
 What stays out. **Articles** the target adds to a noun: the one rule, measured
 both ways on the hand-aligned PUD dev pairs (three eflomal builds each,
@@ -64,6 +66,9 @@ GOVERNED_RELATIONS = frozenset({"case", "mark", "fixed"})
 PREPOSITION_UPOS = frozenset({"ADP", "SCONJ"})
 """Source words that a complex preposition ("cerca de", "au-dessus de") translates."""
 
+FUNCTION_UPOS = frozenset({"ADP", "DET", "PRON", "PART", "CCONJ", "SCONJ", "AUX", "PUNCT"})
+"""Function words and punctuation, which may sit anywhere inside one word's multi-word translation."""
+
 MARKED_FEATURES = ("Tense", "VerbForm", "Mood", "Aspect")
 """Features that show a source verb carries tense, aspect or mood of its own."""
 
@@ -89,7 +94,7 @@ class Completion:
             if anchor is None:
                 anchor = _governor(source.tokens, tokens, j, sources_of, lexicon)
             if anchor is None:
-                anchor = _inside_one_translation(j, sources_of, len(tokens))
+                anchor = _inside_one_translation(tokens, j, sources_of)
 
             if anchor is not None:
                 attached[j] = anchor
@@ -154,10 +159,17 @@ def _governor(
     return None
 
 
-def _inside_one_translation(j: int, sources_of: dict[int, set[int]], length: int) -> int | None:
+def _inside_one_translation(tokens: Sequence[Token], j: int, sources_of: dict[int, set[int]]) -> int | None:
+    """A word between two words linked to the same single source word, and only to it: "de" of
+    "Pays de Galles" for "Wales", "book" of "comic book artist" for 漫畫家. A gap of several words
+    is taken only when they are all function words: with content words in it, it translates
+    something of its own ("Sociedad de Horticultura británica recopiló" linked to "compiled" at
+    both ends is no translation of it)."""
     left = next((k for k in range(j - 1, -1, -1) if k in sources_of), None)
-    right = next((k for k in range(j + 1, length) if k in sources_of), None)
+    right = next((k for k in range(j + 1, len(tokens)) if k in sources_of), None)
     if left is None or right is None:
+        return None
+    if right - left > 2 and any(tokens[k].upos not in FUNCTION_UPOS for k in range(left + 1, right)):
         return None
     linked = sources_of[left]
     if len(linked) == 1 and sources_of[right] == linked:

@@ -89,3 +89,23 @@ def test_build_prints_the_audit_line_and_can_skip_it(run_cli, tmp_path: Path, de
     code, _out, err = run_cli("build", "--db", tmp_path / "b.db", "--no-audit", *args)
     assert code == 0 and "audit:" not in err
     assert "audit" not in load_stored_suite(tmp_path / "b.db").summary
+
+
+def test_no_complete_keeps_the_references_as_the_links_give_them(run_cli, tmp_path: Path, demo_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """Pair 13, "the NoMa station, which opened in 2004" → "que fue inaugurada en 2004": completed,
+    the Verb reference holds the passive auxiliary ("fue inaugurada"); with --no-complete only what
+    the alignment links ("inaugurada"), and the option is kept with the suite."""
+    from checkpoints.service.store import load_stored_suite
+
+    args = ("--src-lang", "en", "--tgt-lang", "es", "--source-conllu", demo_dir / "en_pud.conllu.gz",
+            "--reference-conllu", demo_dir / "es_pud.conllu.gz", "--alignment", demo_dir / "en-es.align",
+            "--no-audit")
+    references = {}
+    for flag, db in (("--complete", "c.db"), ("--no-complete", "n.db")):
+        code, _out, err = run_cli("build", "--db", tmp_path / db, flag, *args)
+        assert code == 0, err
+        suite = load_stored_suite(tmp_path / db)
+        assert suite.options["complete"] is (flag == "--complete")
+        verb = next(cp for cp in suite.checkpoints if cp.pair_id == 13 and cp.category == "Verb" and cp.source_indices == [17])
+        references[flag] = verb.references[0].tokens
+    assert references == {"--complete": ["fue", "inaugurada"], "--no-complete": ["inaugurada"]}

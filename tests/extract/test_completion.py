@@ -128,6 +128,12 @@ def test_word_inside_one_words_translation_joins_it() -> None:
     assert completed(en, es, {(4, 4), (4, 6)}, [4]) == ["en", "un", "principio"]
     # between words of two different source words it stays out
     assert completed(en, es, {(4, 4), (5, 6)}, [4, 5]) == ["en", "principio"]
+    # a longer gap only of function words: pair 58, "collected" wrongly linked to "Sociedad" and to
+    # "recopiló" does not take "de Horticultura británica" between them; one word alone is taken
+    en, es = pud("en", 58), pud("es", 58)
+    assert forms(es, [2, 3, 4, 5, 6]) == ["Sociedad", "de", "Horticultura", "británica", "recopiló"]
+    assert completed(en, es, {(2, 2), (2, 6)}, [2]) == ["Sociedad", "recopiló"]
+    assert completed(en, es, {(2, 4), (2, 6)}, [2]) == ["Horticultura", "británica", "recopiló"]
 
 
 def test_possessive_marker_takes_the_possessors_de() -> None:
