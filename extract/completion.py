@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from checkpoints.extract.lexicon import Lexicon
 from checkpoints.model import Alignment, Sentence, Token
@@ -95,7 +96,6 @@ class Completion:
                 anchor = _governor(source.tokens, tokens, j, sources_of, lexicon)
             if anchor is None:
                 anchor = _inside_one_translation(tokens, j, sources_of)
-
             if anchor is not None:
                 attached[j] = anchor
         return cls(attached)
@@ -131,11 +131,9 @@ def _verb_form_head(
     if relation.split(":")[0] == "aux" and relation != "aux:pass":
         marked = any(key in source[s].feats for s in sources_of[head] for key in MARKED_FEATURES)
         return head if marked else None
-    if relation == "aux:pass":
+    if relation in VERB_FORM_RELATIONS or relation == "aux:pass":
         return head
-    if relation in VERB_FORM_RELATIONS or (is_reflexive(token) and tokens[head].upos in ("VERB", "AUX")):
-        return head
-    return None
+    return head if is_reflexive(token) and tokens[head].upos in ("VERB", "AUX") else None
 
 
 def _governor(
@@ -152,10 +150,11 @@ def _governor(
     if tokens[introduced].head - 1 == before and all(source[s].upos in PREPOSITION_UPOS for s in linked):
         return before
     governor = tokens[before]
-    pairs = {f"{governor.form} {token.form}".lower(), f"{governor.lemma} {token.form}".lower()}
+    pairs = {(governor.form.lower(), token.form.lower()), (governor.lemma.lower(), token.form.lower())}
     for s in linked:
-        if any(pair in translation for translation in lexicon.translations(source[s]) for pair in pairs):
-            return before
+        for translation in lexicon.translations(source[s]):
+            if not pairs.isdisjoint(pairwise(translation.split())):
+                return before
     return None
 
 
