@@ -41,7 +41,9 @@ intervals are given for Pearson only.
 The WMT / mt-metrics-eval criteria: pairwise-accuracy, acc-eq (pairwise
 accuracy with the tie threshold epsilon that maximises it, reported), spa
 (soft pairwise accuracy, system level only, with its permutation p-values per
-system pair). --clusters CRITERION ranks the metrics into significance
+system pair) and pce (pairwise confidence error: the mean over system pairs
+of |p_human - p_metric| from the same p-values, = 1 - spa; lower is better;
+system level only). --clusters CRITERION ranks the metrics into significance
 clusters with WMT's paired permutation test (--samples permutations, --seed,
 --alpha).
 
@@ -91,7 +93,7 @@ Examples:
       --exclude-system refB -m BLEU -g seg --format json
 
   checkpoints meta --mqm mqm_ted_ende.tsv --reference-system ref \\
-      -m BLEU,chrF --criteria pairwise-accuracy,acc-eq,spa --clusters pearson
+      -m BLEU,chrF --criteria pairwise-accuracy,acc-eq,spa,pce --clusters pearson
 
   checkpoints meta --mqm mqm_ted_ende.tsv --reference-system ref \\
       -m BLEU,chrF,-TER -g seg --optimize pearson
@@ -165,7 +167,7 @@ def meta(
     folds: Annotated[int, typer.Option("--folds", metavar="K", help="Cross-validation folds over segments for --learn.")] = 3,
     suite: Annotated[str | None, typer.Option("--suite", metavar="DB", help="Check-point store whose suite's pairs are the judged segments: adds its LC metrics.", show_default=False)] = None,
     suite_name: Annotated[str | None, typer.Option("--suite-name", metavar="NAME", help="The suite in --suite, when it holds several.", show_default=False)] = None,
-    samples: Annotated[int, typer.Option("--samples", metavar="N", help="Bootstrap resamples, or permutations for spa and --clusters.")] = 1000,
+    samples: Annotated[int, typer.Option("--samples", metavar="N", help="Bootstrap resamples, or permutations for spa, pce and --clusters.")] = 1000,
     alpha: Annotated[float, typer.Option("--alpha", metavar="A", help="Significance level: 0.05 gives 95% intervals.")] = 0.05,
     seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the resampling.")] = 12345,
     jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Score metrics in N worker processes side by side (Linux).")] = 1,

@@ -6,8 +6,10 @@ the segment-level correlations grouped by item, the significance clusters
 when asked for (``--clusters``), and the signature; acc-eq values carry the
 tie threshold they were calibrated with (``0.7000 (ε=0.0123)``), orange its
 rank ORANGE and king Asiya's KING beside QARLA's, with a line saying how
-they were sampled; SPA's
-per-pair p-values are in the JSON only (they are n² numbers per metric). A
+they were sampled; SPA's and PCE's
+per-pair p-values are in the JSON only (they are n² numbers per metric). PCE
+is an error: its column is headed ``pce ↓`` and a line under the tables says
+that lower is better. A
 metric scored on fewer referents than the header's n (an LC metric leaves out
 segments without a check-point of its scope) carries ``(n=…)``. With
 ``--optimize`` the greedy search's trace follows (every metric tried, the
@@ -24,7 +26,7 @@ from rich.console import Group
 from rich.table import Table
 
 from checkpoints.evaluate.meta.correlation import Criterion
-from checkpoints.evaluate.meta.criteria import HUMAN_LIKENESS
+from checkpoints.evaluate.meta.criteria import HUMAN_LIKENESS, LOWER_IS_BETTER
 from checkpoints.evaluate.meta.learn import PAIRWISE, LearnResult
 from checkpoints.evaluate.meta.optimize import GreedyResult
 from checkpoints.evaluate.meta.pairwise import Clusters
@@ -142,11 +144,29 @@ def likeness_note(result: MetaResult) -> str | None:
     return note
 
 
+def column_label(criterion: Criterion) -> str:
+    """The criterion's name, with ``↓`` after an error (lower is better)."""
+    return f"{criterion.value} ↓" if criterion in LOWER_IS_BETTER else criterion.value
+
+
+def pce_note(result: MetaResult) -> str | None:
+    """What pce is and which way it points, when it was asked for."""
+    if Criterion.PCE not in result.options.criteria:
+        return None
+    shared = result.spa or {}
+    note = ("pce ↓ = pairwise confidence error, mean over system pairs of |p_human − p_metric| (= 1 − spa); "
+            "lower is better")
+    if isinstance(shared.get("segments"), int):
+        note += (f"; one-sided permutation p-values, {result.options.samples} permutations of the "
+                 f"{shared['segments']} segments every system has a human score for")
+    return note
+
+
 def results_table(title: str, results: Results, criteria: tuple[Criterion, ...]) -> Table:
     table = Table(title=title, title_justify="left")
     table.add_column("metric")
     for criterion in criteria:
-        table.add_column(criterion.value, justify="right")
+        table.add_column(column_label(criterion), justify="right")
     for name, by in results.items():
         table.add_row(name, *(format_result(by[c]) for c in criteria))
     return table
@@ -212,8 +232,8 @@ def meta_tables(result: MetaResult) -> Group:
         parts.append(f"optimal set: {{{members}}}  {result.optimal.criterion} {format_value(result.optimal.value, None)}")
     if result.learned is not None:
         parts.extend(learn_tables(result.learned))
-    note = likeness_note(result)
-    if note is not None:
-        parts.append(note)
+    for note in (pce_note(result), likeness_note(result)):
+        if note is not None:
+            parts.append(note)
     parts.append(signature_line(options.signature()))
     return Group(*parts)  # type: ignore[arg-type]

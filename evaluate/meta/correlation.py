@@ -13,8 +13,8 @@ ranks, Kendall tau-b); this module adds only what scipy lacks:
   to reproduce Asiya's numbers (asiya-reference §9.2, §16.2); the default
   ``spearman`` averages ties as every statistics package does.
 * ``pairwise-accuracy`` and ``acc-eq`` — the WMT / mt-metrics-eval pairwise
-  accuracies, defined in :mod:`checkpoints.evaluate.meta.pairwise` (with SPA
-  and the significance clusters, which are not functions of one pair of
+  accuracies, defined in :mod:`checkpoints.evaluate.meta.pairwise` (with SPA,
+  PCE and the significance clusters, which are not functions of one pair of
   vectors and so are not in :data:`CORRELATIONS`).
 
 Every function returns ``nan`` where the coefficient is undefined (fewer than
@@ -172,7 +172,7 @@ def correlate(criterion: Criterion, x: np.ndarray, y: np.ndarray) -> float:
     there would say nothing about the translation.
 
     Raises:
-        ValueError: for SPA, which needs every system's segment scores
+        ValueError: for SPA and PCE, which need every system's segment scores
             (:func:`checkpoints.evaluate.meta.pairwise.soft_pairwise_accuracy`).
     """
     if criterion not in CORRELATIONS:

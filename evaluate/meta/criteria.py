@@ -26,6 +26,9 @@ class Criterion(StrEnum):
     """Pairwise accuracy with tie calibration (Deutsch et al. 2023; ``KendallWithTiesOpt``, ``acc23``)."""
     SPA = "spa"
     """Soft pairwise accuracy (Thompson et al. 2024; mt-metrics-eval ``pce.py``), system level only."""
+    PCE = "pce"
+    """Pairwise confidence error (Thompson et al. 2024; mt-metrics-eval ``pce.py``, ``compute_one_minus_pce``):
+    mean over system pairs of ``|p_human − p_metric|``, ``= 1 − spa``; lower is better, system level only."""
     KING = "king"
     """Human likeness: QARLA's KING of the metric alone (``asiya``: Asiya's KING), references as peers."""
     ORANGE = "orange"
@@ -34,8 +37,12 @@ class Criterion(StrEnum):
 
 DEFAULT_CRITERIA = (Criterion.PEARSON, Criterion.SPEARMAN, Criterion.KENDALL)
 
-SYSTEM_ONLY = frozenset({Criterion.SPA})
-"""Criteria defined between systems from their segment scores, not on one vector of referents."""
+SYSTEM_ONLY = frozenset({Criterion.SPA, Criterion.PCE})
+"""Criteria defined between systems from their segment scores, not on one vector of referents
+(both from the same permutation p-values per system pair)."""
+
+LOWER_IS_BETTER = frozenset({Criterion.PCE})
+"""Criteria that are errors: the smaller, the closer the metric is to the humans."""
 
 HUMAN_LIKENESS = frozenset({Criterion.KING, Criterion.ORANGE})
 """Criteria that need no human score: each reference is scored as a peer against the others

@@ -29,6 +29,13 @@ here, the code is this project's own and vectorised with numpy:
   the segments; ``p = #(null delta ≥ observed delta) / permutations``), once
   from human and once from metric segment scores, with the same permutations.
   ``SPA = 1 − mean over pairs |p_human − p_metric|``.
+* **PCE**, pairwise confidence error (the same paper; mt-metrics-eval
+  ``pce.compute_one_minus_pce``, whose docstring defines it): the mean over
+  pairs i < j of ``|p_human − p_metric|`` from the same p-values, so
+  ``PCE = 1 − SPA``; an error, lower is better (0: the metric is exactly as
+  confident as the humans about every pair; 1: certain the other way round
+  every time). mt-metrics-eval itself reports ``1 − PCE`` under the name
+  ``stats.PairwiseConfidenceError`` (task ``corr_fcn='pce'``), which is SPA.
 * **Significance clusters** (WMT metrics task; mt-metrics-eval
   ``tasks``/``data.ComputeSigMatrix``, ``stats.PermutationSigDiff``,
   ``AssignRanks``): metrics sorted by decreasing correlation; for each pair
@@ -70,6 +77,7 @@ __all__ = [
     "acc_eq",
     "assign_ranks",
     "pairwise_accuracy",
+    "pairwise_confidence_error",
     "pairwise_p_values",
     "permutation_signs",
     "significance_clusters",
@@ -245,25 +253,37 @@ def pairwise_p_values(segment_scores: np.ndarray, swaps: np.ndarray) -> np.ndarr
     return np.where(upper, p, np.nan)
 
 
+def pairwise_confidence_error(human_p: np.ndarray, metric_p: np.ndarray) -> float:
+    """PCE: mean over system pairs i < j of ``|human_p[i, j] − metric_p[i, j]|``; ``nan`` for fewer than two systems.
+
+    mt-metrics-eval ``pce.compute_one_minus_pce`` (which returns 1 − this):
+    the upper triangles of the two :func:`pairwise_p_values` matrices.
+    """
+    upper = np.triu_indices(human_p.shape[0], k=1)
+    return float(np.mean(np.abs(human_p - metric_p)[upper])) if upper[0].size else math.nan
+
+
 @dataclass(frozen=True, slots=True)
 class SoftPairwiseAccuracy:
+    """SPA (``value``) and PCE (``pce``, ``= 1 − value``) of one metric, and the p-values both come from."""
+
     value: float
     human_p: np.ndarray
     metric_p: np.ndarray
+    pce: float
 
 
 def soft_pairwise_accuracy(human: np.ndarray, metric: np.ndarray, swaps: np.ndarray) -> SoftPairwiseAccuracy:
-    """SPA = 1 − mean over system pairs of ``|p_human − p_metric|`` (Thompson et al. 2024, ``pce.py``).
+    """SPA = 1 − PCE = 1 − mean over system pairs of ``|p_human − p_metric|`` (Thompson et al. 2024, ``pce.py``).
 
     ``human`` and ``metric`` are ``(systems, segments)`` segment scores on the
-    same segments; ``swaps`` the shared permutation masks. ``nan`` for fewer
-    than two systems.
+    same segments; ``swaps`` the shared permutation masks. One pair of
+    p-value matrices gives both statistics. ``nan`` for fewer than two systems.
     """
     human_p = pairwise_p_values(human, swaps)
     metric_p = pairwise_p_values(metric, swaps)
-    upper = np.triu_indices(human_p.shape[0], k=1)
-    value = 1.0 - float(np.mean(np.abs(human_p - metric_p)[upper])) if upper[0].size else math.nan
-    return SoftPairwiseAccuracy(value, human_p, metric_p)
+    pce = pairwise_confidence_error(human_p, metric_p)
+    return SoftPairwiseAccuracy(1.0 - pce, human_p, metric_p, pce)
 
 
 BatchStatistic = Callable[[np.ndarray], np.ndarray]
@@ -306,8 +326,8 @@ def batch_statistic(criterion: Criterion, y: np.ndarray, groups: Sequence[np.nda
     whose ε is shared by the groups and re-optimised for every vector.
     """
     human = np.asarray(y, dtype=np.float64)
-    if criterion is Criterion.SPA:
-        raise ValueError("spa has no significance clusters")
+    if criterion in (Criterion.SPA, Criterion.PCE):
+        raise ValueError(f"{criterion.value} has no significance clusters")
 
     def pooled(xs: np.ndarray) -> np.ndarray:
         return _row_statistic(criterion, xs, human)

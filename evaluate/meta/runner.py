@@ -10,10 +10,11 @@ system scores come from the metric's own aggregation (summed statistics or
 mean of segments, see ``Metric.aggregation``).
 
 The WMT / mt-metrics-eval statistics (pairwise accuracy, acc-eq with its
-tie threshold, SPA with its per-pair p-values, significance clusters) are
-defined in :mod:`checkpoints.evaluate.meta.pairwise`; SPA needs every
-system's segment scores, so it is computed here from the segment statistics,
-at system level only, on the segments every system has a human score for.
+tie threshold, SPA and PCE with their per-pair p-values, significance
+clusters) are defined in :mod:`checkpoints.evaluate.meta.pairwise`; SPA and
+PCE need every system's segment scores, so they are computed here from the
+segment statistics, at system level only, on the segments every system has a
+human score for, both from one set of permutation p-values.
 
 Segment level is reported two ways: *pooled* (one correlation over every
 judged system–segment pair) and *grouped by item* (per segment, the
@@ -91,7 +92,7 @@ def _defined(value: float) -> float | None:
 def _pooled(
     x_by_metric: Mapping[str, np.ndarray], y: np.ndarray, options: MetaOptions
 ) -> tuple[Results, Paired | None]:
-    """Every vector criterion over all referents (SPA is added by :func:`run_meta`)."""
+    """Every vector criterion over all referents (SPA and PCE are added by :func:`run_meta`)."""
     criteria = tuple(c for c in options.correlations if c not in SYSTEM_ONLY)
     results: Results = {}
     for name, x in x_by_metric.items():
@@ -245,8 +246,9 @@ def run_meta(
         check_likeness(judged, options.level, want_king or options.optimize is Criterion.KING)  # before any metric runs
     likeness: dict[str, HumanLikeness] = {}
     x_by_metric: dict[str, np.ndarray] = {}
-    want_spa = Criterion.SPA in options.criteria
-    common = _common_positions(judged, units) if want_spa else np.empty(0, dtype=np.int64)
+    system_only = [c for c in options.criteria if c in SYSTEM_ONLY]
+    want_spa = bool(system_only)  # spa and pce share the permutation p-values
+    common = _common_positions(judged, units, system_only) if want_spa else np.empty(0, dtype=np.int64)
     segment_matrix: dict[str, np.ndarray] = {}
     statistics = {} if statistics is None else statistics
     # Human likeness scores references and systems against references on its own: asked for
@@ -445,14 +447,16 @@ def reference_warnings(judged: JudgedSet) -> tuple[str, ...]:
     return tuple(warnings)
 
 
-def _common_positions(judged: JudgedSet, units: Sequence[Referent]) -> np.ndarray:
-    """Segments every system has a human score and an output for: SPA compares systems on the same segments."""
+def _common_positions(judged: JudgedSet, units: Sequence[Referent], asked: Sequence[Criterion]) -> np.ndarray:
+    """Segments every system has a human score and an output for: SPA and PCE compare systems on the same segments."""
     common: set[int] | None = None
     for unit in units:
         scored = {int(p) for p in unit.positions if (unit.system, int(p)) in judged.segment_scores}
         common = scored if common is None else common & scored
     if not common:
-        raise CheckpointsError("spa needs segments that every system has a human score for; there are none")
+        names = " and ".join(c.value for c in asked)
+        raise CheckpointsError(f"{names} need{'s' if len(asked) == 1 else ''} segments that every system has "
+                               "a human score for; there are none")
     return np.array(sorted(common), dtype=np.int64)
 
 
@@ -468,7 +472,8 @@ def _add_spa(
     results: Results,
     options: MetaOptions,
 ) -> dict[str, object]:
-    """SPA of every metric into ``results``; returns the human side (p-values, segments) for the report."""
+    """SPA and/or PCE of every metric into ``results``, both from one pair of p-value matrices per metric;
+    returns the human side (p-values, segments) for the report."""
     systems = [unit.system for unit in units]
     human = np.array([[judged.segment_scores[(s, int(p))] for p in common] for s in systems], dtype=np.float64)
     swaps = permutation_signs(options.samples, common.size, options.seed)
@@ -484,7 +489,10 @@ def _add_spa(
             own = permutation_signs(options.samples, int(scored.sum()), options.seed)
             outcome = soft_pairwise_accuracy(human[:, scored], matrix[:, scored], own)
             extra = {"p_values": _p_matrix(systems, outcome.metric_p), "segments": int(scored.sum())}
-        results[name][Criterion.SPA] = CorrelationResult(_defined(outcome.value), None, extra=extra)
+        if Criterion.SPA in options.criteria:
+            results[name][Criterion.SPA] = CorrelationResult(_defined(outcome.value), None, extra=extra)
+        if Criterion.PCE in options.criteria:
+            results[name][Criterion.PCE] = CorrelationResult(_defined(outcome.pce), None, extra=dict(extra))
     # Keep the criteria's order in every metric's results.
     for name in results:
         results[name] = {c: results[name][c] for c in options.criteria}

@@ -301,15 +301,18 @@ def test_cli_json_shape(meta_data: Path, capsys: pytest.CaptureFixture[str]) -> 
     tsv = str(meta_data / "mqm_ted_ende.small.tsv")
     code, out, err = run(
         ["meta", "--mqm", tsv, "--reference-system", "ref", "-m", "TEST-len,TEST-hits", "--criteria",
-         "pairwise-accuracy,acc-eq,spa", "--clusters", "pearson", "--samples", "100", "--format", "json"],
+         "pairwise-accuracy,acc-eq,spa,pce", "--clusters", "pearson", "--samples", "100", "--format", "json"],
         capsys,
     )
     assert code == 0, err
     document = json.loads(out)
     result = document["results"]["TEST-len"]
-    assert list(result) == ["pairwise-accuracy", "acc-eq", "spa"]
+    assert list(result) == ["pairwise-accuracy", "acc-eq", "spa", "pce"]
     assert set(result["acc-eq"]) == {"r", "ci", "epsilon"}
     assert set(result["spa"]) == {"r", "ci", "p_values"}
+    # PCE comes from the same p-values as SPA: 1 − PCE is SPA (mt-metrics-eval compute_one_minus_pce).
+    assert set(result["pce"]) == {"r", "ci", "p_values"} and result["pce"]["p_values"] == result["spa"]["p_values"]
+    assert result["spa"]["r"] == 1.0 - result["pce"]["r"]
     systems = list(result["spa"]["p_values"])
     assert len(systems) == 12 and len(result["spa"]["p_values"][systems[0]]) == 12
     assert set(document["spa"]) == {"segments", "human_p_values"}
@@ -336,6 +339,8 @@ def test_cli_json_shape(meta_data: Path, capsys: pytest.CaptureFixture[str]) -> 
     [
         (["--criteria", "spa", "-g", "seg"], "spa compares systems"),
         (["--clusters", "spa"], "significance clusters are not defined for spa"),
+        (["--criteria", "pce", "-g", "doc"], "pce compares systems"),
+        (["--clusters", "pce"], "significance clusters are not defined for pce"),
         (["--clusters", "pearson,kendall"], "--clusters takes one criterion"),
         (["--clusters", "tau"], "unknown criterion 'tau'"),
     ],
