@@ -4,7 +4,7 @@ references indexed with numpy, so every system's matching is array arithmetic.""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import chain, pairwise
 
 import numpy as np
@@ -93,6 +93,11 @@ class TextEncoder:
         self._starts = np.zeros(0, dtype=np.int64)
         self._lengths = np.zeros(0, dtype=np.int64)
         self._flat = np.zeros(0, dtype=np.int64)
+
+    @property
+    def tokenizer(self) -> Callable[[str], list[str]]:
+        """The tokenizer as a function: text → words."""
+        return self._tokenizer
 
     def encode(self, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """The word ids of all ``texts`` concatenated, and each text's number of words."""

@@ -42,6 +42,7 @@ from itertools import compress, repeat
 import numpy as np
 
 from checkpoints.errors import CorpusMismatch, SuiteError
+from checkpoints.evaluate.alternatives import Alternatives
 from checkpoints.evaluate.bleu_row import BleuReferences
 from checkpoints.evaluate.columns import suite_columns
 from checkpoints.evaluate.compiled import OTHER_WHITESPACE, ReferenceIndex, TextEncoder, gather
@@ -95,6 +96,7 @@ class CheckpointScorer:
         match: MatchMode | str = MatchMode.NORMAL,
         categories: Sequence[str] | None = None,
         max_order: int | None = DEFAULT_MAX_ORDER,
+        alternatives: bool = False,
     ) -> None:
         self.suite = suite
         self.max_order = max_order
@@ -111,6 +113,8 @@ class CheckpointScorer:
         self._candidate_cache: dict[int, tuple[list[str], np.ndarray, np.ndarray]] = {}
         self._bleu_encoder = self._encoder if self.bleu_tokenize == self.tokenize else TextEncoder(self.bleu_tokenize)
         self._bleu_references: BleuReferences | None = None
+        self.alternatives = alternatives
+        self._alternatives: Alternatives | None = None
 
     # -- compilation ----------------------------------------------------------
 
@@ -336,7 +340,25 @@ class CheckpointScorer:
         dm[has] = self._row_dm[rows]
         matched[has] = matched_rows[rows]
         total[has] = totals[rows]
-        return SystemScores(self, chosen, dm, matched, total, lengths)
+        alternative = np.zeros(count, dtype=np.int8)
+        if self.alternatives:
+            alternative = self.compile_alternatives().match(
+                has & (matched < total), self.checkpoint_pair, _WordsPerPair(self._encoder.words, raw, word_counts)
+            )
+            by_alternative = alternative > 0
+            matched[by_alternative] = total[by_alternative]
+        return SystemScores(self, chosen, dm, matched, total, lengths, alternative)
+
+    def compile_alternatives(self) -> Alternatives:
+        """The selected check-points' alternatives (:mod:`checkpoints.evaluate.alternatives`), built on first use."""
+        if self._alternatives is None:
+            self._alternatives = Alternatives(self.suite, self.checkpoints, self._encoder.tokenizer)
+        return self._alternatives
+
+    @property
+    def alternatives_label(self) -> str:
+        """``no``, or which alternatives are on (``dict+stem+syn``): part of a run's signature."""
+        return self.compile_alternatives().label if self.alternatives else "no"
 
     @property
     def bleu_tokenize(self) -> str:
@@ -370,8 +392,25 @@ class CheckpointScorer:
     def signature(self) -> str:
         return (
             f"match:{self.match.value}|tok:{self.tokenize}|order:{order_label(self.max_order)}"
-            f"|checkpoints:{len(self._selection)}"
+            f"|checkpoints:{len(self._selection)}" + (f"|alternatives:{self.alternatives_label}" if self.alternatives else "")
         )
+
+
+class _WordsPerPair(Sequence[list[str]]):
+    """An output's match-tokenizer words per evaluated pair, split out only for the pairs asked for."""
+
+    def __init__(self, words: list[str], raw: np.ndarray, counts: np.ndarray) -> None:
+        self._words = words
+        self._raw = raw
+        self._ends = np.cumsum(counts)
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def __getitem__(self, row):  # type: ignore[no-untyped-def, override]
+        start = int(self._ends[row - 1]) if row else 0
+        words = self._words
+        return [words[i] for i in self._raw[start : int(self._ends[row])].tolist()]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -390,6 +429,12 @@ class SystemScores:
     matched: np.ndarray
     total: np.ndarray
     translation_lengths: np.ndarray
+    alternative: np.ndarray | None = None
+    """int8 :class:`~checkpoints.evaluate.alternatives.Alternative` per check-point (None: not computed)."""
+
+    def match_ratio(self) -> np.ndarray:
+        """matched / total of r* per check-point, without DM (0 for a check-point without references)."""
+        return np.divide(self.matched, self.total, out=np.zeros(len(self.total)), where=self.total > 0)
 
     def checkpoint_scores(self) -> np.ndarray:
         """DM·matched/total of r* per check-point (the quantity formula (2) maximises)."""

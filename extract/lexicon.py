@@ -11,7 +11,7 @@ have forms.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from checkpoints.extract.wordmatch import SentenceKeys, cognate, same_word, same_word_in
@@ -132,6 +132,23 @@ class Lexicon:
             for target in targets:
                 if len(target.split()) == 1:
                     yield source, target
+
+    def entries_for(self, keys: Iterable[str]) -> dict[str, list[str]]:
+        """The entries of the lower-cased ``keys`` that have one, translations sorted: what a
+        build stores with its suite (only the corpus's words, so the stored copy stays small),
+        for evaluation's alternative references and attribution's alignment priors to read
+        without the dictionary files."""
+        wanted = {key.lower() for key in keys}
+        return {key: sorted(self.entries[key]) for key in sorted(wanted & self.entries.keys())}
+
+    @classmethod
+    def from_entries(cls, entries: Mapping[str, Iterable[str]], description: str) -> Lexicon:
+        """A lexicon from stored entries (:meth:`entries_for`), described as the build described it."""
+        lexicon = cls(kind="stored", origin=description)
+        for source, targets in entries.items():
+            for target in targets:
+                lexicon.add(source, target)
+        return lexicon
 
     def describe(self) -> str:
         """``kind:file`` for one dictionary, ``kind:file + kind:file`` for merged ones."""

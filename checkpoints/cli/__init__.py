@@ -33,6 +33,7 @@ COMMAND_MODULES = (
     "compare",
     "show",
     "audit",
+    "attribute",
     "report",
     "suite_xml",
     "taxonomy",

@@ -47,6 +47,7 @@ def evaluate(
     category: Annotated[list[str] | None, typer.Option("--category", help="Evaluate only this category; repeat for several.")] = None,
     tokenize: Annotated[str | None, typer.Option("--tokenize", help=f"Match-time tokenizer: {', '.join(TOKENIZERS)} (default: zh for Chinese targets, else words: intl's rules, the same for every chunk of text).")] = None,
     max_order: Annotated[str, typer.Option("--max-order", help="Longest n-gram counted per reference, in words (gaps excluded), or `all` for Zhou's every-order count.")] = "4",
+    alternatives: Annotated[bool, typer.Option("--alternatives/--no-alternatives", help="A word-level check-point also matches a dictionary translation of its source word (the suite's stored lexicon), its reference in another inflection (Snowball stem) or, for English, a WordNet synonym. Off by default: on WMT21 TED en-de the accepted alternatives lie in rated errors as often as misses do (docs/attribution.md).")] = False,
     output_format: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to this file instead of stdout.")] = None,
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
@@ -64,7 +65,7 @@ def evaluate(
         check_writable(output)
     evaluation = evaluate_systems(
         db, systems, suite_name=suite, match=match, tokenize=tokenize, categories=category,
-        max_order=parse_max_order(max_order),
+        max_order=parse_max_order(max_order), alternatives=alternatives,
     )
     if output_format == "json":
         emit(json.dumps(evaluation_json(evaluation), ensure_ascii=False, indent=2) + "\n", output)

@@ -77,6 +77,13 @@ LC-WORDS, ..., LC-<category>); a segment without a check-point of a category
 has no score for it and is left out of that metric's correlations only ("n"
 in its results). LC names can be --features. king and orange cannot use them.
 
+--by-category DB (a check-point suite whose pairs are the --mqm segments)
+also correlates every metric with the MQM penalty attributed to each
+category: the errors that overlap the category's check-points (as
+checkpoints attribute finds them). One table row per category gives each
+metric's value of the first criterion and the metric that tracks those
+errors best.
+
 When the MQM file rates the reference, meta warns on stderr if the humans
 rate it below most systems.
 
@@ -101,6 +108,9 @@ Examples:
   checkpoints meta --mqm mqm_ted_ende.tsv --reference-system ref \\
       -m BLEU,chrF -g seg --learn ranksvm --features BLEU,chrF,LC-Noun \\
       --folds 3 --suite ted.db
+
+  checkpoints meta --mqm mqm_ted_ende.tsv --reference-system ref \\
+      -m BLEU,chrF,-TER -g sys --by-category ted.db
 
   checkpoints meta --reference ref.txt --system a=a.txt --system b=b.txt \\
       --assessments human.csv -m BLEU -g seg --ci bootstrap --samples 1000
@@ -166,7 +176,8 @@ def meta(
     features: Annotated[str | None, typer.Option("--features", metavar="NAMES", help="Comma-separated feature metrics for --learn (LC-* names with --suite).", show_default=False)] = None,
     folds: Annotated[int, typer.Option("--folds", metavar="K", help="Cross-validation folds over segments for --learn.")] = 3,
     suite: Annotated[str | None, typer.Option("--suite", metavar="DB", help="Check-point store whose suite's pairs are the judged segments: adds its LC metrics.", show_default=False)] = None,
-    suite_name: Annotated[str | None, typer.Option("--suite-name", metavar="NAME", help="The suite in --suite, when it holds several.", show_default=False)] = None,
+    suite_name: Annotated[str | None, typer.Option("--suite-name", metavar="NAME", help="The suite in --suite or --by-category, when it holds several.", show_default=False)] = None,
+    by_category: Annotated[str | None, typer.Option("--by-category", metavar="DB", help="Check-point store whose suite's pairs are the --mqm segments: also correlate each metric with the MQM penalty attributed to each category (checkpoints attribute).", show_default=False)] = None,
     samples: Annotated[int, typer.Option("--samples", metavar="N", help="Bootstrap resamples, or permutations for spa, pce and --clusters.")] = 1000,
     alpha: Annotated[float, typer.Option("--alpha", metavar="A", help="Significance level: 0.05 gives 95% intervals.")] = 0.05,
     seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the resampling.")] = 12345,
@@ -182,11 +193,17 @@ def meta(
     from checkpoints.evaluate.metrics.base import Granularity
     from checkpoints.io.files import check_writable
     from checkpoints.report.formats import META_FORMATS
-    from checkpoints.report.meta_report import meta_json, meta_tables
+    from checkpoints.report.meta_report import (
+        by_category_json,
+        by_category_tables,
+        meta_json,
+        meta_tables,
+    )
     from checkpoints.service.meta import (
         AssessmentJudgments,
         MetaRequest,
         MQMJudgments,
+        meta_by_category,
         meta_evaluate,
     )
     from checkpoints.service.metrics import TargetLanguageNeeded
@@ -214,8 +231,10 @@ def meta(
         if more:
             raise UsageError(f"--optimize takes one criterion, not {optimize!r}")
     learn_options = _learn_options(learn, features, folds)
-    if suite_name is not None and suite is None:
+    if suite_name is not None and suite is None and by_category is None:
         raise UsageError("--suite-name chooses a suite of --suite DB: give --suite")
+    if by_category is not None and mqm is None:
+        raise UsageError("--by-category attributes MQM error spans to check-points: give --mqm FILE")
     likeness = " and ".join(c.value for c in chosen_criteria if c in HUMAN_LIKENESS)
     judgments: MQMJudgments | AssessmentJudgments
     if mqm is not None:
@@ -250,15 +269,22 @@ def meta(
         clusters=cluster_criterion, optimize=optimize_criterion, learn=learn_options, jobs=jobs,
     )
     request = MetaRequest(judgments, names, options, tokenize=tokenize, case=case, target_lang=target_lang,
-                          suite=suite, suite_name=suite_name)
+                          suite=suite, suite_name=suite_name, by_category=by_category)
     try:
-        result = meta_evaluate(request, track=lambda items: track(items, "scoring metrics"))
+        if by_category is not None:
+            by = meta_by_category(request, track=lambda items: track(items, "scoring metrics"))
+            result = by.overall
+        else:
+            result = meta_evaluate(request, track=lambda items: track(items, "scoring metrics"))
     except TargetLanguageNeeded as error:
         verb = "depends" if len(error.metrics) == 1 else "depend"
         raise UsageError(f"{', '.join(error.metrics)} {verb} on the target language: give --target-lang LANG") from None
     for warning in result.warnings:
         sys.stderr.write(f"checkpoints: warning: {warning}\n")
-    emit(meta_json(result) if output_format == "json" else meta_tables(result), output)
+    if by_category is not None:
+        emit(by_category_json(by) if output_format == "json" else by_category_tables(by), output)
+    else:
+        emit(meta_json(result) if output_format == "json" else meta_tables(result), output)
 
 
 def register(app: typer.Typer) -> None:

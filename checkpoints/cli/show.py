@@ -81,6 +81,7 @@ def render(item: dict[str, Any]) -> Panel:
             ngrams = "; ".join(ref["matched_ngrams"]) or "—"
             star = "  ← r*" if ref["chosen"] else ""
             table.add_row("", f"ref {ref['reference']}: {ref['matched']}/{ref['total']} matched: {ngrams}{star}")
-        table.add_row("", Text(f"score {system['score']:.2f}", style="bold"))
+        accepted = f" (matched by an alternative: {system['alternative']})" if system.get("alternative") else ""
+        table.add_row("", Text(f"score {system['score']:.2f}{accepted}", style="bold"))
     title = f"check-point {item['id']} · {item['category']} ({item['level']}) · pair {item['pair']}"
     return Panel(table, title=title, title_align="left")

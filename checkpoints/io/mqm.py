@@ -57,6 +57,37 @@ def strip_marks(text: str) -> str:
     return text.replace("<v>", "").replace("</v>", "")
 
 
+def marked_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Character ranges ``[start, end)`` of the ``<v>…</v>`` spans in the text without marks.
+
+    A ``<v>`` left unclosed (one release row has one) runs to the end of the text.
+    """
+    spans: list[tuple[int, int]] = []
+    plain = 0
+    start: int | None = None
+    index = 0
+    while index < len(text):
+        if text.startswith("<v>", index):
+            start = plain
+            index += 3
+        elif text.startswith("</v>", index):
+            if start is not None:
+                spans.append((start, plain))
+                start = None
+            index += 4
+        else:
+            plain += 1
+            index += 1
+    if start is not None:
+        spans.append((start, plain))
+    return tuple(spans)
+
+
+def error_type(category: str) -> str:
+    """The top-level MQM error type of a category ("Accuracy/Mistranslation" → "Accuracy")."""
+    return category.split("/", 1)[0].rstrip("!")
+
+
 def error_weight(category: str, severity: str) -> float:
     """MQM penalty of one error row (Freitag et al. 2021, Table 2).
 
@@ -93,10 +124,22 @@ class MQMError:
     span: str
     """The target with its ``<v>`` marks, showing where the error is."""
     line: int
+    source_span: str = ""
+    """The source with its ``<v>`` marks: where an omission or a source error is."""
 
     @property
     def weight(self) -> float:
         return error_weight(self.category, self.severity)
+
+    @property
+    def target_spans(self) -> tuple[tuple[int, int], ...]:
+        """Where the error lies in the output (:func:`marked_spans`); none for an omission."""
+        return marked_spans(self.span)
+
+    @property
+    def source_spans(self) -> tuple[tuple[int, int], ...]:
+        """Where the error lies in the source: what an omission left out."""
+        return marked_spans(self.source_span)
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +260,7 @@ def read_mqm(path: str | Path) -> MQMData:
             MQMError(
                 system=system, doc=doc, doc_id=row["doc_id"].strip(), seg_id=seg, rater=rater,
                 category=category, severity=severity, span=row["target"], line=number,
+                source_span=row["source"],
             )
         )
     if not errors:

@@ -21,6 +21,7 @@ The JSON document is :meth:`~checkpoints.evaluate.meta.results.MetaResult.to_jso
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.table import Table
@@ -39,6 +40,9 @@ from checkpoints.evaluate.meta.results import (
 )
 from checkpoints.evaluate.metrics.base import Granularity
 from checkpoints.report.formats import signature_line
+
+if TYPE_CHECKING:
+    from checkpoints.service.meta import CategoryMeta
 
 
 def meta_json(result: MetaResult) -> str:
@@ -237,3 +241,31 @@ def meta_tables(result: MetaResult) -> Group:
             parts.append(note)
     parts.append(signature_line(options.signature()))
     return Group(*parts)  # type: ignore[arg-type]
+
+
+def by_category_tables(result: CategoryMeta) -> Group:
+    """``meta --by-category``: the usual report against all errors, then one row per category with each
+    metric's value of the first criterion against that category's attributed penalty, and the best metric."""
+    overall = meta_tables(result.overall)
+    criterion = result.overall.options.criteria[0]
+    names = list(result.overall.results)
+    table = Table(
+        title=f"{column_label(criterion)} with the MQM penalty attributed to each category "
+              f"({result.overall.level.value} level): which metric tracks which errors",
+        title_justify="left",
+    )
+    table.add_column("category")
+    table.add_column("check-points", justify="right")
+    for name in names:
+        table.add_column(name, justify="right")
+    table.add_column("best")
+    for category, meta in result.categories.items():
+        values = [meta.results.get(name, {}).get(criterion) for name in names]
+        table.add_row(category, str(result.checkpoints[category]),
+                      *(format_value(value.r, None) if value is not None else "–" for value in values),
+                      result.best(category) or "–")
+    return Group(overall, table)
+
+
+def by_category_json(result: CategoryMeta) -> str:
+    return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"

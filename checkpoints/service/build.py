@@ -230,6 +230,15 @@ def align_pairs(request: BuildRequest, progress: Progress = no_progress) -> Alig
     return AlignedCorpus(pairs, lexicon, options, repairs)
 
 
+def stored_lexicon(pairs: Sequence[SentencePair], lexicon: Lexicon) -> dict[str, list[str]]:
+    """The lexicon's entries for the corpus's source words (forms and lemmas), kept with the suite
+    as ``options["lexicon"]``: evaluation's alternative references and ``attribute``'s alignment
+    read them there, so neither needs the dictionary files the build was given."""
+    return lexicon.entries_for(
+        key for pair in pairs for token in pair.source.tokens for key in (token.form, token.lemma) if key not in ("", "_")
+    )
+
+
 def _build_suite(request: BuildRequest, progress: Progress) -> BuildResult:
     from checkpoints.taxonomy import load_taxonomy
 
@@ -286,6 +295,7 @@ def build_suite_from(
         "references": request.reference_count,
         "inputs": [str(p) for p in _input_paths(request)],
         "checkpoints_version": __version__,
+        "lexicon": stored_lexicon(pairs, lexicon),
     }
     summary_dict = summary.as_dict(c.name for c in taxonomy.categories)
     summary_dict["resources"] = _jsonable(getattr(prepared, "resources", {}))

@@ -70,12 +70,13 @@ def read_system_outputs(systems: Sequence[tuple[str, Path]], suite: SuiteData) -
 
 def run_signature(suite: SuiteData, scorer: CheckpointScorer) -> Signature:
     """The suite's build signature plus how this run matched (tokenizer, mode, order, size)."""
-    return suite_signature(suite).with_fields(
+    signature = suite_signature(suite).with_fields(
         tok=scorer.tokenize,
         match=scorer.match.value,
         order=order_label(scorer.max_order),
         checkpoints=len(scorer.checkpoint_numbers),
     )
+    return signature.with_fields(alt=scorer.alternatives_label) if scorer.alternatives else signature
 
 
 def evaluate_systems(
@@ -87,10 +88,13 @@ def evaluate_systems(
     tokenize: str | None = None,
     categories: Sequence[str] | None = None,
     max_order: int | None = DEFAULT_MAX_ORDER,
+    alternatives: bool = False,
 ) -> Evaluation:
     """Score the systems, store the run and its results in one transaction.
 
-    ``max_order`` is the longest n-gram counted per reference (None: every order).
+    ``max_order`` is the longest n-gram counted per reference (None: every order);
+    ``alternatives`` lets word-level check-points also match dictionary translations,
+    stems and synonyms (:mod:`checkpoints.evaluate.alternatives`).
     """
     if not systems:
         raise UsageError("no system to evaluate: give at least one NAME=FILE")
@@ -101,7 +105,9 @@ def evaluate_systems(
         outputs = read_system_outputs(systems, suite)
         if categories is not None:  # "noun phrase" is "Noun phrase"; an unknown name suggests the closest
             categories = [suite.resolve_category(name) for name in categories]
-        scorer = CheckpointScorer(suite, tokenize=tokenize, match=match, categories=categories, max_order=max_order)
+        scorer = CheckpointScorer(
+            suite, tokenize=tokenize, match=match, categories=categories, max_order=max_order, alternatives=alternatives
+        )
         # the BLEU row needs none of the matching: a second CPU computes it meanwhile
         with in_background(lambda: {name: scorer.bleu(lines) for name, lines in outputs.items()}) as bleu_row:
             scores = {name: scorer.score(lines) for name, lines in outputs.items()}
@@ -114,6 +120,7 @@ def evaluate_systems(
             "max_order": order_label(scorer.max_order),
             "categories": list(categories) if categories else None,
             "systems": {name: str(path) for name, path in systems},
+            "alternatives": scorer.alternatives_label,
         }
         store_evaluation(session, evaluation, outputs, options)
     return evaluation
@@ -187,13 +194,14 @@ def stored_evaluation(
         distinct = set(settings.values())
         if len(distinct) > 1:
             described = "; ".join(
-                f"{name}: tokenize={s[0]} match={s[1]} max-order={s[2]} categories={s[3] or 'all'}" for name, s in settings.items()
+                f"{name}: tokenize={s[0]} match={s[1]} max-order={s[2]} categories={s[3] or 'all'} alternatives={s[4]}"
+                for name, s in settings.items()
             )
             raise SuiteError(f"the systems were evaluated with different settings and cannot be compared ({described}); re-evaluate them together")
-        tokenize, match, order, categories = distinct.pop()
+        tokenize, match, order, categories, alternatives = distinct.pop()
         scorer = CheckpointScorer(
             suite, tokenize=tokenize, match=match, categories=list(categories) if categories else None,
-            max_order=parse_max_order(order),
+            max_order=parse_max_order(order), alternatives=alternatives != "no",
         )
         scores = {name: _rebuild(scorer, result) for name, result in stored.items()}
         reports = {name: score.report() for name, score in scores.items()}
@@ -202,12 +210,13 @@ def stored_evaluation(
         return Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer), run_ids)
 
 
-def _settings(result: SystemResults) -> tuple[str, str, str, tuple[str, ...]]:
+def _settings(result: SystemResults) -> tuple[str, str, str, tuple[str, ...], str]:
     options = result.run_options
     categories = options.get("categories") or ()
-    # runs stored before --max-order existed counted every order
+    # runs stored before --max-order existed counted every order; before alternatives, none
     order = str(options.get("max_order", "all"))
-    return str(options.get("tokenize")), str(options.get("match")), order, tuple(categories)
+    alternatives = str(options.get("alternatives", "no"))
+    return str(options.get("tokenize")), str(options.get("match")), order, tuple(categories), alternatives
 
 
 def _rebuild(scorer: CheckpointScorer, result: SystemResults) -> SystemScores:

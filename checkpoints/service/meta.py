@@ -22,8 +22,10 @@ correlations only (its results carry their own ``n``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+import numpy as np
 
 from checkpoints.errors import CorpusMismatch, UsageError
 from checkpoints.evaluate.meta.judged import JudgedSet, judged_from_assessments, judged_from_mqm
@@ -84,6 +86,9 @@ class MetaRequest:
     """A check-point store whose suite's pairs are the judged segments: adds its LC metrics."""
     suite_name: str | None = None
     """The suite in that store, when it holds several."""
+    by_category: str | Path | None = None
+    """A check-point store whose suite's pairs are the MQM segments: correlate with the MQM
+    penalty attributed to each of its categories (:func:`meta_by_category`)."""
 
     def named(self) -> list[str]:
         """The metrics to build by name: those asked for, then learning features not among them;
@@ -178,3 +183,73 @@ def _lc_metrics(request: MetaRequest, n_segments: int) -> list[Metric]:
     if unknown:
         raise UsageError(f"the suite has no check-point metric {', '.join(unknown)} (it has {', '.join(found)})")
     return list(found.values())
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryMeta:
+    """``meta --by-category``: the metrics against all MQM errors, then against each category's."""
+
+    overall: MetaResult
+    categories: dict[str, MetaResult]
+    """Category → the metrics correlated with the penalty attributed to that category."""
+    checkpoints: dict[str, int]
+    """Category → its check-points in the suite."""
+
+    def best(self, category: str) -> str | None:
+        """The metric that tracks the category's errors best by the first criterion (None if undefined)."""
+        from checkpoints.evaluate.meta.criteria import LOWER_IS_BETTER
+
+        result = self.categories[category]
+        criterion = result.options.criteria[0]
+        values = {name: by[criterion].r for name, by in result.results.items() if criterion in by}
+        defined = {name: value for name, value in values.items() if value is not None}
+        if not defined:
+            return None
+        pick = min if criterion in LOWER_IS_BETTER else max
+        return pick(defined, key=lambda name: defined[name])
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "overall": self.overall.to_json(),
+            "by_category": {
+                name: {"checkpoints": self.checkpoints[name], "best": self.best(name), **result.to_json()}
+                for name, result in self.categories.items()
+            },
+        }
+
+
+def meta_by_category(request: MetaRequest, track: MetricTrack | None = None) -> CategoryMeta:
+    """Each metric against the MQM penalty attributed to each category of a suite (and against all errors).
+
+    The human score of a (system, segment) for a category is the negated
+    MQM penalty of the errors that overlap the category's check-points there
+    (:mod:`checkpoints.evaluate.attribution`; 0 where none does), so the
+    statistics ``meta`` has say, per category, which metric tracks *those*
+    errors. Every metric is scored once and correlated with each category's
+    scores.
+
+    Raises:
+        UsageError: judgments that are not an MQM file (attribution needs its error spans).
+    """
+    from checkpoints.service.attribute import AttributeRequest, attributed_run
+
+    if not isinstance(request.judgments, MQMJudgments) or request.by_category is None:
+        raise UsageError("--by-category attributes MQM error spans to check-points: give --mqm FILE")
+    metrics = build_metrics(request)
+    judged = judged_set(request.judgments)
+    statistics: dict[str, dict[str, np.ndarray]] = {}
+    overall = run_meta(judged, metrics, request.options, track=track, statistics=statistics)
+    run = attributed_run(AttributeRequest(store=request.by_category, mqm=request.judgments.path,
+                                          suite_name=request.suite_name), systems=list(judged.outputs))
+    pair_of = {str(seg): position for position, seg in enumerate(run.segments)}
+    results: dict[str, MetaResult] = {}
+    counts = dict(zip(*np.unique(np.array(run.view.category, dtype=object), return_counts=True), strict=True))
+    for category in run.view.categories:
+        penalties = {outcome.system: outcome.segment_penalty[category] for outcome in run.outcomes}
+        scores = {
+            (system, position): -penalties[system].get(pair_of[judged.segment_ids[position]], 0.0)
+            for system, position in judged.segment_scores
+        }
+        results[category] = run_meta(replace(judged, segment_scores=scores), metrics, request.options,
+                                     statistics=statistics)
+    return CategoryMeta(overall, results, {name: int(counts[name]) for name in results})

@@ -16,6 +16,7 @@ from checkpoints.db.repo import find_suite, load_suite
 from checkpoints.db.runs import SystemResults, evaluated_systems, latest_results
 from checkpoints.db.session import transaction
 from checkpoints.errors import SuiteError, UsageError
+from checkpoints.evaluate.alternatives import alternative_for
 from checkpoints.model import CheckPoint, SuiteData
 from checkpoints.service.store import Store, engine_for
 
@@ -111,6 +112,11 @@ def describe(
             # runs stored before --max-order existed counted every order
             max_order=parse_max_order(options.get("max_order", "all")),
         )
+        score, weighted, alternative = explanation.score, explanation.weighted, None
+        if options.get("alternatives", "no") != "no" and explanation.best is not None and score < 1.0:
+            found = alternative_for(data, checkpoint, translation, str(options.get("tokenize", "13a")))
+            if found:  # the run counted the check-point as matched through it
+                score, weighted, alternative = 1.0, explanation.best.dm, found.label
         item["systems"][name] = {
             "translation": translation,
             "evaluated": True,
@@ -120,7 +126,8 @@ def describe(
                  "matched": m.matched, "total": m.total, "chosen": m.position == explanation.chosen}
                 for m in explanation.references
             ],
-            "score": explanation.score,
-            "weighted": explanation.weighted,
+            "score": score,
+            "weighted": weighted,
+            "alternative": alternative,
         }
     return item
