@@ -16,7 +16,10 @@ level a chart of every category's score per system with 95% intervals and
 significance after correction, the same numbers as tables, a heat map against
 the baseline, and every check-point as `show` prints it, searchable. With
 --metrics and --meta it adds the JSON of `checkpoints metrics --format json`
-and `checkpoints meta --format json`.
+and `checkpoints meta --format json`. With --attribution it adds the JSON of
+`checkpoints attribute --format json` (of the same suite): whether missed
+check-points lie inside errors expert MQM raters marked, per category, with
+examples of the output and its rated spans.
 
 Examples:
 
@@ -24,6 +27,9 @@ Examples:
 
   checkpoints report --db pud.db --system direct --system pivot --baseline direct \\
       --metrics metrics.json --meta meta.json --output report.html
+
+  checkpoints attribute --db ted.db --mqm mqm_ted_ende.tsv --format json -o attribution.json
+  checkpoints report --db ted.db --attribution attribution.json --output report.html
 """
 
 
@@ -39,6 +45,7 @@ def report(
     metrics: Annotated[Path | None, typer.Option("--metrics", help="JSON written by `checkpoints metrics --format json`.")] = None,
     meta: Annotated[Path | None, typer.Option("--meta", help="JSON written by `checkpoints meta --format json`.")] = None,
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
+    attribution: Annotated[Path | None, typer.Option("--attribution", help="JSON written by `checkpoints attribute --format json` for this suite.")] = None,
 ) -> None:
     from checkpoints.cli.common import quiet_libraries, stderr_console
     from checkpoints.io.files import check_writable
@@ -47,7 +54,8 @@ def report(
     quiet_libraries()
     check_writable(output)
     result = write_report(
-        ReportRequest(db, output, tuple(system or ()), baseline=baseline, metrics=metrics, meta=meta, suite=suite)
+        ReportRequest(db, output, tuple(system or ()), baseline=baseline, metrics=metrics, meta=meta, suite=suite,
+                      attribution=attribution)
     )
     for warning in result.warnings:
         stderr_console().print(f"warning: {warning}", highlight=False)

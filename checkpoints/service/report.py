@@ -5,18 +5,20 @@ Reads, never re-scores: the systems' latest evaluation runs
 comparison of exactly those runs (or, when none is stored, one computed by
 the function ``compare`` uses, with ``compare``'s defaults, and not stored:
 a report only reads, so it also works on a read-only database), each
-check-point as ``show`` describes it, and the ``metrics``/``meta`` JSON files.
+check-point as ``show`` describes it, the ``metrics``/``meta`` JSON files, and
+the JSON of ``checkpoints attribute`` (which must be of the report's suite).
 """
 
 from __future__ import annotations
 
+import json
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from checkpoints.errors import UsageError
+from checkpoints.errors import InputError, UsageError
 from checkpoints.gcpause import paused_gc
 from checkpoints.io.files import check_writable, write_atomic
 from checkpoints.service.store import Store, engine_for
@@ -35,6 +37,8 @@ class ReportRequest:
     metrics: Path | None = None
     meta: Path | None = None
     suite: str | None = None
+    attribution: Path | None = None
+    """JSON written by ``checkpoints attribute --format json`` for the same suite (None: no attribution section)."""
 
 
 @dataclass(slots=True)
@@ -69,11 +73,15 @@ def report_model(request: ReportRequest) -> tuple[dict[str, Any], int | None]:
 
     metrics = read_metrics_json(request.metrics) if request.metrics is not None else None
     meta = read_meta_json(request.meta) if request.meta is not None else None
+    attribution = read_attribution_json(request.attribution) if request.attribution is not None else None
     with engine_for(request.store) as engine:
         with transaction(engine) as session:
             suite = find_suite(session, request.suite)
             suite_name = suite.name
             names = list(request.systems) or evaluated_systems(session, suite.id)
+        if attribution is not None and attribution["suite"] != suite_name:
+            raise InputError(str(request.attribution), None,
+                             f"an attribution of suite {attribution['suite']!r}, not of the report's suite {suite_name!r}")
         if request.baseline is not None and request.baseline not in names:
             names.insert(0, request.baseline)
         if len(set(names)) != len(names):
@@ -89,10 +97,60 @@ def report_model(request: ReportRequest) -> tuple[dict[str, Any], int | None]:
             }
     model = _assemble(evaluation, report, options, results, request)
     model["metrics"], model["meta"] = metrics, meta
+    if attribution is not None:
+        model["attribution"] = attribution
     model["comparisonRun"] = run_id
     if warning:
         model["warnings"].append(warning)
     return model, run_id
+
+
+def read_attribution_json(path: Path) -> dict[str, Any]:
+    """The JSON of ``checkpoints attribute --format json``, checked to have what the report shows:
+    a wrong file is one line, ``FILE: problem``, not a broken page."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(path, None, f"cannot read the attribution JSON ({getattr(error, 'strerror', None) or error})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(path, None, f"not an attribution JSON ({error.msg} at line {error.lineno})") from None
+    problem = _attribution_problem(data)
+    if problem:
+        raise InputError(path, None, f"not an attribution JSON ({problem}); write one with `checkpoints attribute --format json`")
+    return data
+
+
+def _attribution_problem(data: Any) -> str | None:
+    """What the report needs and ``data`` lacks, or None."""
+    if not isinstance(data, dict):
+        return f"a JSON {type(data).__name__}, not an object"
+    if not isinstance(data.get("suite"), str):
+        return 'no "suite" name'
+    if not isinstance(data.get("systems"), list) or not isinstance(data.get("words_in_errors"), int | float):
+        return 'no "systems" list or "words_in_errors" share'
+    for key in ("validity", "examples"):
+        if not isinstance(data.get(key), list) or not all(isinstance(item, dict) for item in data[key]):
+            return f'"{key}" must be a list of objects'
+    if not all(isinstance(row.get("category"), str) and isinstance(row.get("warnings", []), list)
+               and isinstance(row.get("lift_interval", []), list) for row in data["validity"]):
+        return 'a "validity" row without its "category"'
+    for example in data["examples"]:
+        if not isinstance(example.get("output"), str) or not _ranges(example.get("linked")) or not (
+            isinstance(example.get("errors"), list)
+            and all(isinstance(error, dict) and _ranges(error.get("target")) for error in example["errors"])
+        ):
+            return 'an example without its "output" text, "linked" ranges or "errors"'
+    return None
+
+
+def _ranges(value: Any) -> bool:
+    """A list of [start, end] character ranges."""
+    return isinstance(value, list) and all(
+        isinstance(span, list) and len(span) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in span)
+        for span in value
+    )
 
 
 def _comparison(engine: Any, evaluation: Any, baseline: str | None) -> tuple[dict[str, Any], dict[str, Any], int | None, str | None]:
@@ -229,7 +287,8 @@ def reproduce_commands(request: ReportRequest, results: dict[str, Any], report: 
         build += ["--system", shlex.quote(name)]
     if request.baseline:
         build += ["--baseline", shlex.quote(request.baseline)]
-    for option, path in (("--metrics", request.metrics), ("--meta", request.meta)):
+    for option, path in (("--metrics", request.metrics), ("--meta", request.meta),
+                         ("--attribution", request.attribution)):
         if path is not None:
             build += [option, shlex.quote(str(path))]
     build += ["--output", shlex.quote(str(request.output))]

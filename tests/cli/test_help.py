@@ -9,7 +9,8 @@ import pytest
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 
 COMMANDS = [
-    ["build"], ["evaluate"], ["compare"], ["show"], ["export"], ["import"], ["demo"], ["metrics"], ["meta"], ["qarla"],
+    ["build"], ["evaluate"], ["compare"], ["show"], ["audit"], ["attribute"], ["export"], ["import"], ["demo"], ["metrics"],
+    ["meta"], ["qarla"],
     ["taxonomy", "list"], ["taxonomy", "show"], ["taxonomy", "validate"], ["models", "download"],
 ]
 

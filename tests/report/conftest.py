@@ -22,6 +22,44 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"db": result.database, "report": result.report, "compare": result.comparison.report}
 
 
+DATA = Path(__file__).resolve().parent.parent / "data"
+TED_LINES = (10, 47, 167)
+"""Lines of ``metrics/ted/en-de`` that are the three segments of ``data/attribution`` (MQM seg_id 10, 47, 244)."""
+
+
+@pytest.fixture(scope="session")
+def ted_attribution(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Suite ``ted3`` (three WMT 2021 TED en→de segments) with Nemo's and UEdin's outputs evaluated,
+    and the JSON ``checkpoints attribute --format json`` writes for the MQM release's 13 systems."""
+    import json
+
+    pytest.importorskip("eflomal")  # attribute links the outputs with eflomal
+    from checkpoints.service.attribute import AttributeRequest, attribute
+    from checkpoints.service.build import BuildRequest, build_suite
+    from checkpoints.service.evaluate import evaluate_systems
+    from checkpoints.service.store import store_new_suite
+
+    folder = tmp_path_factory.mktemp("ted")
+    db = folder / "ted.db"
+    sources = DATA / "attribution"
+    store_new_suite(db, build_suite(BuildRequest(
+        source_lang="en", target_lang="de", source_conllu=sources / "ted-ende.source.conllu",
+        reference_conllu=[sources / "ted-ende.reference.conllu"], alignments=[sources / "ted-ende.align"],
+        name="ted3",
+    )).suite)
+    systems = []
+    for name in ("Nemo", "UEdin"):
+        lines = (DATA / "metrics" / "ted" / "en-de" / "sys" / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+        path = folder / f"{name}.txt"
+        path.write_text("".join(lines[number - 1] + "\n" for number in TED_LINES), encoding="utf-8")
+        systems.append((name, path))
+    evaluate_systems(db, systems)
+    result = attribute(AttributeRequest(db, DATA / "meta" / "mqm_ted_ende.small.tsv", alternatives=False))
+    path = folder / "attribution.json"
+    path.write_text(json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return {"db": db, "attribution": path, "data": json.loads(path.read_text(encoding="utf-8"))}
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     try:

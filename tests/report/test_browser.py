@@ -146,3 +146,77 @@ def test_meta_scatter_plots_from_real_meta_json(offline: Any, demo: dict[str, An
     assert page.locator('figure.scatter[data-metric="chrF"] svg text.point-label').count() == 13
     assert seen == {"console": [], "errors": [], "blocked": []}
     page.close()
+
+
+HOSTILE_OUTPUT = ' <script>window.pwned=1</script> "><img src=x onerror="window.pwned=2"> \u2028</script>'
+
+
+def test_attribution_section_in_chromium(offline: Any, ted_attribution: dict[str, Any], tmp_path: Path) -> None:
+    """The section of `report --attribution`: a row per validity row, the rated spans marked on exactly
+    their characters (overlapping ones cut where they cross, offsets in code points as Python counts),
+    and an output carrying markup shown as text."""
+    import json
+
+    from checkpoints.service.report import ReportRequest, write_report
+
+    data = json.loads(json.dumps(ted_attribution["data"]))
+    real = len(data["examples"])
+    first = data["examples"][0]
+    original = first["output"]
+    first["output"] = original + HOSTILE_OUTPUT
+    first["errors"].append({"rater": "r9", "category": "<b>Fluency</b>", "severity": "Major", "weight": 5.0,
+                            "target": [[len(original), len(first["output"])]], "source": []})
+    # overlapping, nested and out-of-range spans around a character outside the BMP (two UTF-16 units)
+    data["examples"].append({
+        "category": "Noun", "system": "made-up", "pair": 2, "source": "star", "reference": "Stern",
+        "output": "Ein 😀 Stern hier.", "linked": [[6, 11], [6, 11]],
+        "errors": [
+            {"rater": "r1", "category": "Accuracy/Mistranslation", "severity": "Major", "weight": 5.0,
+             "target": [[4, 11]], "source": []},
+            {"rater": "r2", "category": "Fluency/Spelling", "severity": "Minor", "weight": 1.0,
+             "target": [[4, 5], [16, 99], [7, 3]], "source": []},
+        ],
+    })
+    attribution = tmp_path / "attribution.json"
+    attribution.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    output = tmp_path / "ted.html"
+    write_report(ReportRequest(ted_attribution["db"], output, attribution=attribution))
+    page, seen, _ = offline(output)
+
+    assert page.locator("#h-attribution").inner_text() == "Do missed check-points mean real errors?"
+    rows = page.eval_on_selector_all(
+        "#attribution-table tbody tr", "rows => rows.map(r => [r.dataset.category, r.className, r.title])")
+    assert [row[0] for row in rows] == [row["category"] for row in data["validity"]]
+    for (_, classes, title), row in zip(rows, data["validity"], strict=True):
+        assert ("few" in classes.split()) == bool(row["warnings"])
+        assert title == "; ".join(row["warnings"])
+    assert rows[-1][0] == "all categories" and "all" in rows[-1][1].split()
+    assert page.locator("#attribution-table tr.all th").evaluate("th => getComputedStyle(th).fontWeight") == "700"
+
+    items = page.locator("#attribution-examples > li")
+    assert items.count() == real + 1
+    marks = page.eval_on_selector_all("#attribution-examples > li", """items => items.map(item =>
+        Array.from(item.querySelectorAll("mark")).map(m => [m.title, +m.dataset.start, +m.dataset.end, m.textContent]))""")
+    assert any(marks[:real])
+    for example, shown in zip(data["examples"], marks, strict=True):
+        for _, start, end, text in shown:
+            assert text == example["output"][start:end]
+        spans = [span for error in example["errors"] for span in error["target"]]
+        if len(spans) == 1:  # one rated span: one mark of exactly its characters
+            start, end = spans[0]
+            assert [(title, text) for title, _, _, text in shown] == [
+                (f"{example['errors'][0]['severity']} {example['errors'][0]['category']}", example["output"][start:end])]
+    assert marks[0][-1] == ["Major <b>Fluency</b>", len(original), len(first["output"]), HOSTILE_OUTPUT]
+    assert marks[-1] == [["Major Accuracy/Mistranslation; Minor Fluency/Spelling", 4, 5, "😀"],
+                         ["Major Accuracy/Mistranslation", 5, 11, " Stern"], ["Minor Fluency/Spelling", 16, 17, "."]]
+    assert page.locator("#attribution-examples > li").last.locator("u").all_text_contents() == ["Stern"]
+    assert page.locator("#attribution-examples > li").last.locator("mark u").count() == 1
+
+    # the markup in the output is text: nothing ran, no element was made of it
+    hostile = page.locator("#attribution-examples > li").first
+    assert "<script>window.pwned=1</script>" in hostile.text_content()
+    assert "Major <b>Fluency</b> (r9)" in hostile.inner_text()
+    assert page.locator("#attribution-examples script, #attribution-examples img, #attribution-examples b").count() == 0
+    assert page.evaluate("window.pwned === undefined")
+    assert seen == {"console": [], "errors": [], "blocked": []}
+    page.close()

@@ -153,3 +153,49 @@ def test_check_points_described_in_a_child_are_described_as_here(demo: dict[str,
     forked, _ = report_model(request)
     assert sum(map(len, alone["checkpoints"])) > 10_000
     assert forked == alone
+
+
+def test_cli_report_embeds_the_attribution(run_cli, ted_attribution: dict[str, Any], demo: dict[str, Any],  # type: ignore[no-untyped-def]
+                                           tmp_path: Path) -> None:
+    output = tmp_path / "ted.html"
+    code, out, err = run_cli("report", "--db", ted_attribution["db"], "--attribution", ted_attribution["attribution"],
+                             "--output", output)
+    assert code == 0, err
+    assert out.startswith(f"wrote {output}")
+    data = embedded_data(output.read_text(encoding="utf-8"))
+    attribution = data["attribution"]
+    assert attribution == ted_attribution["data"]  # embedded as `checkpoints attribute` wrote it
+    assert attribution["suite"] == data["suite"] == "ted3"
+    assert [row["category"] for row in attribution["validity"]] == [*attribution["categories"], "all categories"]
+    assert attribution["examples"] and all(example["errors"] for example in attribution["examples"])
+    assert f"--attribution {ted_attribution['attribution']}" in data["commands"][-1]
+    # without the option the report has no attribution
+    assert embedded_data(demo["report"].read_text(encoding="utf-8")).get("attribution") is None
+
+
+@pytest.mark.parametrize("case", ["missing", "not json", "not an object", "another suite"])
+def test_cli_names_a_bad_attribution_file(run_cli, demo: dict[str, Any], tmp_path: Path, case: str) -> None:  # type: ignore[no-untyped-def]
+    from checkpoints.service.demo import DEMO_SUITE
+
+    path = tmp_path / "attribution.json"
+    expected = {
+        "missing": "cannot read the attribution JSON (No such file or directory)",
+        "not json": "not an attribution JSON (Expecting property name enclosed in double quotes at line 1)",
+        "not an object": "not an attribution JSON (a JSON list, not an object); "
+                         "write one with `checkpoints attribute --format json`",
+        "another suite": f"an attribution of suite 'ted3', not of the report's suite {DEMO_SUITE!r}",
+    }[case]
+    if case == "not json":
+        path.write_text("{suite: ted3}\n", encoding="utf-8")
+    elif case == "not an object":
+        path.write_text("[]\n", encoding="utf-8")
+    elif case == "another suite":
+        path.write_text(json.dumps({"suite": "ted3", "systems": ["a"], "categories": [], "words_in_errors": 0.1,
+                                    "signature": "s", "options": {}, "validity": [], "errors": [], "examples": []}),
+                        encoding="utf-8")
+    output = tmp_path / "r.html"
+    code, _, err = run_cli("report", "--db", demo["db"], "--attribution", path, "--output", output)
+    assert code == 1
+    assert err.strip().splitlines() == [f"checkpoints: error: {path}: {expected}"]
+    assert not output.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["attribution.json"] if case != "missing" else [])

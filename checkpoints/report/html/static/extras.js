@@ -120,3 +120,134 @@ CP.auditSection = function (audit) {
   section.appendChild(table);
   return section;
 };
+
+/* With --attribution (checkpoints attribute): do the category's misses lie where expert MQM raters
+   marked errors? Per category P(error | missed), P(error | matched), their lift, the correlation over
+   systems of the category score with the MQM penalty attributed to it; then examples of missed
+   check-points inside a rated error, the output with its rated spans and the check-point's words. */
+CP.attributionSection = function (attribution) {
+  var section = CP.el("section", {id: "attribution", "aria-labelledby": "h-attribution"});
+  section.appendChild(CP.el("h2", {id: "h-attribution"}, "Do missed check-points mean real errors?"));
+  section.appendChild(CP.el("p", {"class": "note"},
+    "Expert MQM error spans of " + attribution.systems.length + " system" + (attribution.systems.length === 1 ? "" : "s") +
+    " attributed to the check-points whose source words are linked to the marked output words. " +
+    CP.fmt(100 * attribution.words_in_errors, 1) + "% of the rated output words lie inside a rated error span: " +
+    "the chance level of P(error). Lift = P(error | missed) / P(error | matched), with its 95% bootstrap interval " +
+    "over sentence pairs: above 1, a missed check-point is more often a real error than a matched one. Pearson r, " +
+    "Kendall tau: over systems, the category score against the negated MQM penalty attributed to the category. " +
+    "Grey rows rest on too few check-points (hover for why)."));
+  var signature = CP.el("p", {"class": "note"}, "Signature: ");
+  signature.appendChild(CP.el("code", null, attribution.signature));
+  section.appendChild(signature);
+  var table = CP.table("Missed and matched check-points inside rated errors, pooled over systems",
+    ["Category", "Missed", "Matched", "P(error | missed)", "P(error | matched)", "Lift [95%]", "Pearson r", "Kendall τ"]);
+  table.id = "attribution-table";
+  attribution.validity.forEach(function (row) {
+    var warnings = row.warnings || [], all = row.category === "all categories";
+    var classes = (warnings.length ? ["few"] : []).concat(all ? ["all"] : []);
+    var tr = CP.el("tr", {"data-category": row.category, "class": classes.join(" ") || null,
+                          title: warnings.length ? warnings.join("; ") : null});
+    tr.appendChild(CP.el("th", {scope: "row"}, row.category));
+    tr.appendChild(CP.el("td", {"class": "num"}, String(row.missed)));
+    tr.appendChild(CP.el("td", {"class": "num"}, String(row.matched)));
+    tr.appendChild(CP.el("td", {"class": "num"}, CP.fmt(row.p_error_missed, 3)));
+    tr.appendChild(CP.el("td", {"class": "num"}, CP.fmt(row.p_error_matched, 3)));
+    var interval = row.lift_interval || [];
+    tr.appendChild(CP.el("td", {"class": "num"}, CP.fmt(row.lift, 2) +
+      (interval[0] !== null && interval[0] !== undefined ? " [" + CP.fmt(interval[0], 2) + ", " + CP.fmt(interval[1], 2) + "]" : "")));
+    tr.appendChild(CP.el("td", {"class": "num"}, CP.fmt(row.pearson, 3)));
+    tr.appendChild(CP.el("td", {"class": "num"}, CP.fmt(row.kendall, 3)));
+    table.tBodies[0].appendChild(tr);
+  });
+  section.appendChild(table);
+  section.appendChild(CP.el("h3", null, "Missed check-points inside a rated error"));
+  if (!attribution.examples.length) {
+    section.appendChild(CP.el("p", {"class": "note", id: "attribution-examples"}, "No missed check-point lies inside a rated error."));
+    return section;
+  }
+  section.appendChild(CP.el("p", {"class": "note"},
+    "Up to three per category. In the output, rated error spans are highlighted (hover for severity and type) " +
+    "and the words linked to the check-point's source words are underlined."));
+  var list = CP.el("ol", {id: "attribution-examples", "class": "attribution-examples"});
+  attribution.examples.forEach(function (example) {
+    var item = CP.el("li", {"data-category": example.category, "data-system": example.system, "data-pair": example.pair});
+    item.appendChild(CP.el("h4", null, example.category + " · " + example.system + " · pair " + example.pair));
+    var grid = CP.el("dl", {"class": "cp-grid"});
+    var add = function (term, content) {
+      grid.appendChild(CP.el("dt", null, term));
+      var dd = typeof content === "string" ? CP.el("dd", null, content) : content;
+      grid.appendChild(dd);
+    };
+    add("Source words", example.source);
+    add("Reference", example.reference);
+    var output = CP.el("dd", {"class": "attributed-output"});
+    CP.markedText(example.output, example.errors, example.linked).forEach(function (node) { output.appendChild(node); });
+    add("Output", output);
+    add("Rated errors", example.errors.map(function (error) {
+      return error.severity + " " + error.category + " (" + error.rater + ")";
+    }).join("; ") || "–");
+    item.appendChild(grid);
+    list.appendChild(item);
+  });
+  section.appendChild(list);
+  return section;
+};
+
+/* ``text`` as nodes: every run covered by the same rated errors in a <mark> titled with their
+   severity and type, the words linked to the check-point in <u>. Ranges are [start, end) in code
+   points (Python's string offsets); they may overlap, nest or run past the text: the text is cut at
+   every boundary and each piece wrapped by what covers it. Only text nodes carry the data. */
+CP.markedText = function (text, errors, linked) {
+  var chars = Array.from(text), n = chars.length, cuts = {0: true};
+  cuts[n] = true;
+  var clamp = function (span) {
+    var start = Math.max(0, Math.min(n, Number(span[0]) || 0)), end = Math.max(0, Math.min(n, Number(span[1]) || 0));
+    return start < end ? [start, end] : null;
+  };
+  var marks = [], links = [];
+  errors.forEach(function (error) {
+    (error.target || []).forEach(function (span) {
+      var range = clamp(span);
+      if (range) marks.push({start: range[0], end: range[1], title: error.severity + " " + error.category});
+    });
+  });
+  (linked || []).forEach(function (span) {
+    var range = clamp(span);
+    if (range) links.push({start: range[0], end: range[1]});
+  });
+  marks.concat(links).forEach(function (r) { cuts[r.start] = true; cuts[r.end] = true; });
+  var points = Object.keys(cuts).map(Number).sort(function (a, b) { return a - b; });
+  var pieces = [];
+  for (var i = 0; i + 1 < points.length; i++) {
+    var start = points[i], end = points[i + 1];
+    var covers = function (r) { return r.start <= start && end <= r.end; };
+    var titles = [];
+    marks.filter(covers).forEach(function (r) { if (titles.indexOf(r.title) < 0) titles.push(r.title); });
+    pieces.push({start: start, end: end, title: titles.join("; "), linked: links.some(covers)});
+  }
+  /* consecutive pieces under the same errors share one <mark>; consecutive linked pieces one <u> */
+  var nodes = [], mark = null, under = null;
+  pieces.forEach(function (piece, k) {
+    var previous = pieces[k - 1];
+    if (!previous || previous.title !== piece.title) {
+      mark = piece.title ? CP.el("mark", {"class": "mqm", title: piece.title, "data-start": piece.start}) : null;
+      if (mark) nodes.push(mark);
+      under = null;
+    }
+    if (mark) mark.setAttribute("data-end", piece.end);
+    var parent = mark;
+    var words = chars.slice(piece.start, piece.end).join("");
+    if (piece.linked) {
+      if (!under || !previous || !previous.linked || previous.title !== piece.title) {
+        under = CP.el("u", {"class": "linked"});
+        if (parent) parent.appendChild(under); else nodes.push(under);
+      }
+      under.appendChild(document.createTextNode(words));
+    } else {
+      under = null;
+      var node = document.createTextNode(words);
+      if (parent) parent.appendChild(node); else nodes.push(node);
+    }
+  });
+  return nodes;
+};

@@ -12,6 +12,7 @@
   });
   parts.push(CP.heatMap(data));
   if (data.audit) parts.push(CP.auditSection(data.audit));
+  if (data.attribution) parts.push(CP.attributionSection(data.attribution));
   if (data.metrics) parts.push(CP.metricsSection(data.metrics));
   if (data.meta) parts.push(CP.metaSection(data.meta));
   parts.push(CP.drilldownSection());
