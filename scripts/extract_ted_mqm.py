@@ -13,10 +13,9 @@ of ``checkpoints metrics --input raw``::
     <output>/<pair>/refB.txt         second human reference (zh-en only)
     <output>/<pair>/sys/<name>.txt   every MT system's output
     <output>/<pair>/mqm_ted_<infix>.avg_seg_scores.tsv   the release's segment MQM scores, unchanged
-    <output>/<pair>/errors.tsv       every rated error: system, segment (line number),
-                                     rater, category, severity, and the ``<v>`` span as
-                                     character offsets [start, end) in the plain output
-                                     (-1 -1 where the span is not in the output: omissions)
+    <output>/<pair>/mqm_ted_<infix>.tsv.gz   the release's error file itself, gzipped: every
+                                     rated error with its ``<v>`` span, as ``checkpoints
+                                     attribute`` and ``checkpoints meta --mqm`` read it
     <output>/LICENSE                 the Apache-2.0 licence of the MQM release
 
 Usage::
@@ -32,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import gzip
 import re
 import shutil
 import sys
@@ -83,42 +83,6 @@ def read_pair(path: Path) -> tuple[dict[int, tuple[str, str, str]], dict[str, di
     return segments, outputs
 
 
-ErrorRow = tuple[str, int, str, str, str, int, int]
-"""system, seg_id, rater, category, severity, start, end."""
-
-
-def marked_span(target: str) -> tuple[int, int]:
-    """Character offsets of the ``<v>...</v>`` span in the plain text, (-1, -1) without one."""
-    start = target.find("<v>")
-    end = target.find("</v>")
-    if start < 0 or end < start:
-        return -1, -1
-    return start, end - len("<v>")
-
-
-def read_errors(path: Path) -> list[ErrorRow]:
-    """Every rated error with its span (rows ``No-error`` say a rater found none: left out)."""
-    errors: list[ErrorRow] = []
-    with path.open(encoding="utf-8", newline="") as handle:
-        rows = csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
-        next(rows, None)
-        for line, row in enumerate(rows, start=2):
-            if len(row) < 9:
-                raise ExtractionError(f"{path}:{line}: expected category and severity fields")
-            system, _doc, _doc_id, seg_id, rater, _source, target, category, severity = row[:9]
-            if category == "No-error":
-                continue
-            errors.append((system, int(seg_id), rater, category, severity, *marked_span(target)))
-    return errors
-
-
-def write_errors(path: Path, errors: list[ErrorRow], line_of: dict[int, int]) -> None:
-    lines = ["system\tsegment\trater\tcategory\tseverity\tstart\tend"]
-    for system, seg_id, rater, category, severity, start, end in sorted(errors, key=lambda e: (e[0], line_of[e[1]], e[2], e[5], e[3])):
-        lines.append(f"{system}\t{line_of[seg_id]}\t{rater}\t{category}\t{severity}\t{start}\t{end}")
-    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
-
-
 def write_lines(path: Path, lines: list[str]) -> None:
     for number, text in enumerate(lines, start=1):
         if "\n" in text or "\r" in text:
@@ -137,11 +101,12 @@ def extract(mqm_dir: Path, output: Path) -> None:
         for system, by_id in sorted(outputs.items()):
             folder = target if system.startswith(REFERENCE_PREFIX) else target / "sys"
             write_lines(folder / f"{system}.txt", [by_id[i] for i in order])
-        errors = read_errors(mqm_dir / infix / f"mqm_ted_{infix}.tsv")
-        write_errors(target / "errors.tsv", errors, {seg_id: line for line, seg_id in enumerate(order, start=1)})
+        release = mqm_dir / infix / f"mqm_ted_{infix}.tsv"
+        with release.open("rb") as plain, gzip.GzipFile(target / f"{release.name}.gz", "wb", mtime=0) as packed:
+            shutil.copyfileobj(plain, packed)  # mtime 0: the same release gives the same bytes
         scores = f"mqm_ted_{infix}.avg_seg_scores.tsv"
         shutil.copyfile(mqm_dir / infix / scores, target / scores)
-        print(f"{pair}: {len(order)} segments, {len(outputs)} systems (references included), {len(errors)} rated errors")
+        print(f"{pair}: {len(order)} segments, {len(outputs)} systems (references included)")
     shutil.copyfile(mqm_dir.parent / "LICENSE", output / "LICENSE")
 
 

@@ -1,7 +1,9 @@
-"""The MQM error spans bundled for the TED study (``scripts/extract_ted_mqm.py`` → ``errors.tsv``).
+"""The MQM error spans of the bundled TED release files (``scripts/extract_ted_mqm.py`` → ``mqm_ted_*.tsv.gz``).
 
-``benchmarks/ted_study.py`` reads which characters of each system output a
-rater marked; a span off by one would move every overlap it reports.
+``checkpoints attribute`` and ``benchmarks/ted_study.py`` read which
+characters of each system output a rater marked
+(:func:`checkpoints.io.mqm.marked_spans`); a span off by one would move every
+overlap they report.
 """
 
 from __future__ import annotations
@@ -10,14 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from checkpoints.io.mqm import read_mqm
+
 TED = Path(__file__).parent.parent / "data" / "metrics" / "ted"
+FILES = {"en-de": TED / "en-de" / "mqm_ted_ende.tsv.gz", "zh-en": TED / "zh-en" / "mqm_ted_zhen.tsv.gz"}
 CATEGORIES = ("Accuracy", "Fluency", "Terminology", "Style", "Other", "Source error", "Locale convention")
-
-
-def rows(pair: str) -> list[list[str]]:
-    lines = (TED / pair / "errors.tsv").read_text(encoding="utf-8").splitlines()
-    assert lines[0].split("\t") == ["system", "segment", "rater", "category", "severity", "start", "end"]
-    return [line.split("\t") for line in lines[1:]]
 
 
 def outputs(pair: str, system: str) -> list[str]:
@@ -27,31 +26,38 @@ def outputs(pair: str, system: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("pair", "count"), [("en-de", 4031), ("zh-en", 5618)])
-def test_every_rated_error_is_kept_with_a_span_inside_its_output(pair: str, count: int) -> None:
+def test_every_rated_error_has_its_span_inside_the_plain_output(pair: str, count: int) -> None:
     """Counts: the release's rows minus its "No-error" rows (en-de 8,435 − 4,404)."""
-    found = rows(pair)
-    assert len(found) == count
-    for system, segment, _rater, category, severity, start, end in found:
-        lines = outputs(pair, system)
-        assert 1 <= int(segment) <= len(lines) == 529
-        assert category.split("/")[0] in CATEGORIES and severity in ("Major", "Minor")
-        if start == "-1":
-            assert end == "-1"
-        else:
-            assert 0 <= int(start) <= int(end) <= len(lines[int(segment) - 1])
+    data = read_mqm(FILES[pair])
+    rated = [error for error in data.errors if error.category != "No-error"]
+    assert len(rated) == count
+    order = {seg: line for line, seg in enumerate(data.segments)}
+    for error in rated:
+        line = outputs(pair, error.system)[order[error.seg_id]]
+        assert data.outputs[error.system][error.seg_id] == line  # the plain-text copy is the rated output
+        assert error.category.split("/")[0] in CATEGORIES and error.severity in ("Major", "Minor", "Neutral")
+        for start, end in error.target_spans:
+            assert 0 <= start <= end <= len(line)
 
 
 def test_span_offsets_are_characters_of_the_plain_output() -> None:
     """The release's first error row: Facebook-AI, talk 1 segment 1, "<v>in Betracht zu ziehen</v>"."""
-    system, segment, rater, category, severity, start, end = rows("en-de")[0]
-    assert (system, segment, rater, category, severity) == (
-        "Facebook-AI", "1", "rater1", "Terminology/Inappropriate for context", "Minor",
+    data = read_mqm(FILES["en-de"])
+    first = next(error for error in data.errors if error.category != "No-error")
+    assert (first.system, first.seg_id, first.rater, first.category, first.severity) == (
+        "Facebook-AI", 1, "rater1", "Terminology/Inappropriate for context", "Minor",
     )
     line = outputs("en-de", "Facebook-AI")[0]
-    assert line[int(start) : int(end)] == "in Betracht zu ziehen"
-    assert "ö" in line[: int(start)]  # offsets count characters, not UTF-8 bytes
+    ((start, end),) = first.target_spans
+    assert line[start:end] == "in Betracht zu ziehen"
+    assert "ö" in line[:start]  # offsets count characters, not UTF-8 bytes
 
 
-def test_omissions_have_no_span_in_the_output() -> None:
-    omissions = [row for row in rows("en-de") if row[3] == "Accuracy/Omission"]
-    assert len(omissions) == 14 and all(row[5:] == ["-1", "-1"] for row in omissions)
+def test_omissions_are_marked_in_the_source() -> None:
+    data = read_mqm(FILES["en-de"])
+    omissions = [error for error in data.errors if error.category == "Accuracy/Omission"]
+    assert len(omissions) == 14
+    assert all(not error.target_spans and error.source_spans for error in omissions)
+    for error in omissions:
+        for start, end in error.source_spans:
+            assert 0 <= start < end <= len(data.sources[error.seg_id])
