@@ -1,286 +1,223 @@
-"""Which check-point categories track human judgments? A study on real MT output: WMT 2021 TED talks, en→de.
+"""Does a missed check-point mean a real error? ``checkpoints attribute`` on WMT 2021 TED (en→de, zh→en).
 
-    python benchmarks/ted_study.py --models models
+    python benchmarks/ted_study.py --models models                      # en→de
+    python benchmarks/ted_study.py --models models --pair zh-en
+    python benchmarks/ted_study.py --models models --alternatives       # also with evaluate --alternatives
     python benchmarks/ted_study.py --models models --work /tmp/ted --format json
 
-Reads the compact copy of the MQM release in ``tests/data/metrics/ted/en-de``
-(``scripts/extract_ted_mqm.py``: the 529 English sources, the human reference,
-13 systems' outputs, the release's segment MQM scores and every rated error
-span) and needs:
+Reads the MQM release bundled in ``tests/data/metrics/ted/<pair>``
+(``scripts/extract_ted_mqm.py``: the release's error TSV, gzipped, and a
+plain-text copy of the 529 sources, the human reference and the 13 systems'
+outputs) and needs:
 
-* English and German models in ``--models`` (``checkpoints models train``;
-  the repository's ``models/`` folder holds both);
+* the trained models of the pair's languages in ``--models``
+  (``checkpoints models train``; the repository's ``models/`` folder holds
+  English, German and Chinese);
 * eflomal (``pip install 'mt-checkpoints[eflomal]'``);
-* a real English–German dictionary: FreeDict's, from Debian's
-  ``dict-freedict-eng-deu`` package (``--dictionary`` names another file).
+* a real dictionary: FreeDict's English–German from Debian's
+  ``dict-freedict-eng-deu`` package for en→de, CC-CEDICT (the ``cedict``
+  dictionary the package installs) for zh→en.
 
 Steps, each timed as a user waits for it:
 
 1. ``checkpoints build`` from raw text (the sources and the reference parsed
-   by the trained models, eflomal alignment, dictionary repair): a whole
-   command, reported as sentence pairs per second. Beside it, parsing alone
-   in this process: the project's ``StanzaParser`` against the same stanza
-   pipeline called directly (``bulk_process``), sentences per second.
-2. ``checkpoints evaluate`` of the 13 systems: a whole command.
-3. Per category, over the 13 systems: Pearson and Kendall (tau-b) of the
-   category score with MQM (a system's MQM is the mean of its rated
-   segments, as ``checkpoints meta`` computes it; higher is better), with
-   their p-values; the overall score and the suite's BLEU for comparison.
-4. Per category, whether check-points sit where humans marked errors. Each
-   system's output is aligned to the source with eflomal (all 13 systems and
-   the reference in one corpus, lower-cased, with the dictionary's priors), a
-   check-point's source words are followed through the links to the
-   output's words, and the check-point *overlaps* an error when one of those
-   words' characters lies in a rated error span (any rater) of that output.
-   Check-points are split into *missed* (less than half of the chosen
-   reference's n-grams found in the output) and *matched* (half or more); a
-   check-point with no linked output word is counted apart (``unlinked``).
-   The table gives, per split, the share overlapping any error and each MQM
-   error type (Accuracy, Fluency, Terminology, Style; Other is in "any").
+   by the trained models, eflomal alignment, dictionary repair); beside it,
+   parsing alone in this process: the project's ``StanzaParser`` against the
+   same stanza pipeline called directly, sentences per second.
+2. ``checkpoints attribute --format json`` of the 13 systems: each output
+   scored, aligned to its source with eflomal (all outputs in one corpus,
+   with the lexicon the build stored) and the rated error spans attributed
+   to the check-points they overlap (:mod:`checkpoints.evaluate.attribution`).
+   With ``--alternatives`` a second run with ``--alternatives``.
 
-A category tracks human judgment when its missed check-points overlap errors
-clearly more often than its matched ones, and its system scores correlate
-with MQM.
+Printed per category: P(error | missed), P(error | matched) and their lift
+with its bootstrap interval; the system-level Pearson of the category score
+with the MQM penalty attributed to the category, and, for comparison, with
+the overall MQM score (a system's mean segment score, as ``checkpoints meta``
+computes it) and BLEU's; and the issue's targets: lift ≥ 3 with
+P(error | missed) ≥ 0.30 over all check-points, half of the categories of at
+least 100 check-points at Pearson ≥ 0.7 with their attributed penalty.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import tempfile
-import time
-from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from statistics import fmean
 
-import numpy as np
 from parsing import (
     DEFAULT_DICTIONARY,
     check_dictionary,
     checkpoints_command,
     parse_speed,
     run_command,
-    stored_suite,
 )
 from scipy import stats
 
-TED = Path(__file__).resolve().parent.parent / "tests" / "data" / "metrics" / "ted" / "en-de"
-ERROR_TYPES = ("Accuracy", "Fluency", "Terminology", "Style")
-MISSED_BELOW = 0.5
-"""A check-point is missed when less than this share of its chosen reference's n-grams is found."""
-WORD = re.compile(r"\w+(?:[-'’]\w+)*|[^\w\s]")
-"""Output words for the alignment, with their character offsets."""
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "metrics" / "ted"
+ALL = "all categories"
+MIN_CHECKPOINTS = 100
+"""Categories at least this large count toward the correlation target."""
 
 
-@dataclass
-class Split:
-    """Check-points of one category and one side of the split, and how many overlap each error type."""
-
-    count: int = 0
-    overlaps: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-
-    def share(self, kind: str) -> float | None:
-        return self.overlaps[kind] / self.count if self.count else None
+@dataclass(frozen=True)
+class Pair:
+    source: str
+    target: str
+    infix: str
+    dictionary: str
+    taxonomy: str
 
 
-@dataclass
-class CategoryFindings:
-    name: str
-    checkpoints: int
-    pearson: float
-    pearson_p: float
-    kendall: float
-    kendall_p: float
-    missed: Split = field(default_factory=Split)
-    matched: Split = field(default_factory=Split)
-    unlinked: int = 0
+PAIRS = {
+    "en-de": Pair("en", "de", "ende", str(DEFAULT_DICTIONARY), "en"),
+    "zh-en": Pair("zh", "en", "zhen", "cedict", "zh"),
+}
 
 
 def read_lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").split("\n")[:-1]
 
 
-def system_files() -> dict[str, Path]:
-    return {path.stem: path for path in sorted((TED / "sys").glob("*.txt"))}
+def system_files(folder: Path) -> dict[str, Path]:
+    return {path.stem: path for path in sorted((folder / "sys").glob("*.txt"))}
 
 
-def mqm_system_scores(systems: Sequence[str]) -> dict[str, float]:
+def mqm_system_scores(folder: Path, pair: Pair, systems: list[str]) -> dict[str, float]:
     """Mean MQM of each system's rated segments (the release's average segment scores)."""
     from checkpoints.io.mqm import read_avg_seg_scores
 
-    scores = read_avg_seg_scores(TED / "mqm_ted_ende.avg_seg_scores.tsv")
+    scores = read_avg_seg_scores(folder / f"mqm_ted_{pair.infix}.avg_seg_scores.tsv")
     return {name: fmean(v for (s, _), v in scores.items() if s == name and v is not None) for name in systems}
 
 
-def read_error_spans() -> dict[tuple[str, int], list[tuple[str, int, int]]]:
-    """(system, 0-based segment) → [(error type, start, end)] for errors marked in the output."""
-    spans: dict[tuple[str, int], list[tuple[str, int, int]]] = defaultdict(list)
-    for line in read_lines(TED / "errors.tsv")[1:]:
-        system, segment, _rater, category, _severity, start, end = line.split("\t")
-        if int(start) >= 0:
-            spans[(system, int(segment) - 1)].append((category.split("/")[0], int(start), int(end)))
-    return spans
-
-
-def link_outputs(suite, dictionary: Path) -> dict[str, list[tuple[list[tuple[int, int]], dict[int, set[int]]]]]:  # type: ignore[no-untyped-def]
-    """Per system, per pair: the output words' character ranges and source word → output words."""
-    from checkpoints.extract.align_eflomal import EflomalAligner
-    from checkpoints.extract.dictionary import read_dictionary
-
-    systems = {**system_files(), "ref": TED / "ref.txt"}
-    sources = [[(t.lemma if t.lemma not in ("", "_") else t.form).lower() for t in pair.source.tokens] for pair in suite.pairs]
-    words = {name: [[(m.start(), m.end()) for m in WORD.finditer(line)] for line in read_lines(path)] for name, path in systems.items()}
-    corpus = []
-    for name, path in systems.items():
-        for source, line, ranges in zip(sources, read_lines(path), words[name], strict=True):
-            corpus.append((source, [line[start:end].lower() for start, end in ranges]))
-    lemmas = {word for source in sources for word in source}
-    lexicon = read_dictionary(dictionary, "en", "de", lemmas)
-    alignments = iter(EflomalAligner().align(corpus, lexicon))
-    linked = {}
-    for name in systems:
-        per_pair = []
-        for ranges in words[name]:
-            links: dict[int, set[int]] = defaultdict(set)
-            for source_index, target_index in next(alignments).links:
-                links[source_index].add(target_index)
-            per_pair.append((ranges, links))
-        linked[name] = per_pair
-    return linked
-
-
-def study(models: Path, dictionary: Path, work: Path) -> dict[str, object]:
-    import checkpoints
-
+def study(name: str, models: Path, work: Path, alternatives: bool) -> dict[str, object]:
+    pair = PAIRS[name]
+    folder = DATA / name
     executable = checkpoints_command()
-    database = work / "ted-ende.db"
+    database = work / f"ted-{name}.db"
     database.unlink(missing_ok=True)
-    sources = read_lines(TED / "source.txt")
     timings: dict[str, float] = {}
     timings["build_s"] = run_command([
-        executable, "build", "--db", str(database), "--src-lang", "en", "--tgt-lang", "de",
-        "--source", str(TED / "source.txt"), "--reference", str(TED / "ref.txt"), "--aligner", "eflomal",
-        "--dictionary", str(dictionary), "--stanza-dir", str(models), "--taxonomy", "en", "--name", "ted-ende",
+        executable, "build", "--db", str(database), "--src-lang", pair.source, "--tgt-lang", pair.target,
+        "--source", str(folder / "source.txt"), "--reference", str(folder / "ref.txt"), "--aligner", "eflomal",
+        "--dictionary", pair.dictionary, "--stanza-dir", str(models), "--taxonomy", pair.taxonomy,
+        "--name", f"ted-{name}",
     ])
-    systems = system_files()
-    timings["evaluate_s"] = run_command([executable, "evaluate", "--db", str(database), *(
-        argument for name, path in systems.items() for argument in ("--system", f"{name}={path}")
-    )])
-    speed = parse_speed(models, "en", sources)
+    speed = parse_speed(models, pair.source, read_lines(folder / "source.txt"))
     timings.update(load_s=speed.load_s, project_per_s=speed.project_per_s, stanza_per_s=speed.stanza_per_s)
-    suite = stored_suite(database)
-    evaluation = checkpoints.stored_evaluation(database, list(systems))
-    mqm = mqm_system_scores(list(systems))
-    human = np.array([mqm[name] for name in systems])
-    started = time.perf_counter()
-    linked = link_outputs(suite, dictionary)
-    timings["align_outputs_s"] = time.perf_counter() - started
-    errors = read_error_spans()
+    systems = system_files(folder)
+    runs = {}
+    for label, extra in (("plain", []), ("alternatives", ["--alternatives"]))[: 2 if alternatives else 1]:
+        output = work / f"attribution-{name}-{label}.json"
+        timings[f"attribute_{label}_s"] = run_command([
+            executable, "attribute", "--db", str(database), "--mqm", str(folder / f"mqm_ted_{pair.infix}.tsv.gz"),
+            *(argument for system, path in systems.items() for argument in ("--system", f"{system}={path}")),
+            *extra, "--format", "json", "-o", str(output),
+        ])
+        runs[label] = json.loads(output.read_text(encoding="utf-8"))
+    mqm = mqm_system_scores(folder, pair, list(systems))
+    return {"pair": name, "systems": len(systems), "timings": timings, "mqm": mqm, "runs": runs,
+            "bleu": bleu_correlation(database, systems, mqm)}
 
-    def correlate(name: str, values: list[float], count: int) -> CategoryFindings:
-        r, r_p = stats.pearsonr(values, human)
-        tau, tau_p = stats.kendalltau(values, human)
-        return CategoryFindings(name, count, float(r), float(r_p), float(tau), float(tau_p))
 
-    categories = [c.name for c in suite.categories if any(cp.category == c.name for cp in suite.checkpoints)]
-    findings = {"BLEU": correlate("BLEU", [evaluation.bleu[name] for name in systems], 0)}
-    findings["all"] = correlate("all", [evaluation.reports[name].taxonomy.score for name in systems],
-                                len(evaluation.scorer.checkpoints))
-    for category in categories:
-        scores = [evaluation.reports[name].categories[category].score for name in systems]
-        count = sum(cp.category == category for cp in evaluation.scorer.checkpoints)
-        findings[category] = correlate(category, scores, count)
-    pair_position = {pair.id: index for index, pair in enumerate(suite.pairs)}
-    for name in systems:
-        result = evaluation.scores[name]
-        ratio = np.divide(result.matched, result.total, out=np.zeros(len(result.total)), where=result.total > 0)
-        for checkpoint, share, total in zip(evaluation.scorer.checkpoints, ratio, result.total, strict=True):
-            if total == 0:
-                continue
-            position = pair_position[checkpoint.pair_id]
-            ranges, links = linked[name][position]
-            chars = [ranges[j] for i in checkpoint.source_indices for j in links.get(i, ())]
-            for key in ("all", checkpoint.category):
-                target = findings[key]
-                if not chars:
-                    target.unlinked += 1
-                    continue
-                side = target.missed if share < MISSED_BELOW else target.matched
-                side.count += 1
-                kinds = {kind for kind, start, end in errors.get((name, position), ())
-                         if any(a < end and start < b for a, b in chars)}
-                for kind in kinds | ({"any"} if kinds else set()):
-                    side.overlaps[kind] += 1
-    in_error = sum(
-        any(start < e_end and e_start < end for _, e_start, e_end in errors.get((name, position), ()))
-        for name in systems for position, (ranges, _) in enumerate(linked[name]) for start, end in ranges
-    )
-    words = sum(len(ranges) for name in systems for ranges, _ in linked[name])
-    return {
-        "pairs": len(suite.pairs),
-        "systems": len(systems),
-        "timings": timings,
-        "words_in_errors": in_error / words,
-        "findings": list(findings.values()),
-    }
+def bleu_correlation(database: Path, systems: dict[str, Path], mqm: dict[str, float]) -> float:
+    """Pearson of the suite's corpus BLEU with MQM over the systems (the usual yardstick)."""
+    from checkpoints import load_stored_suite
+    from checkpoints.evaluate.scoring import CheckpointScorer
+
+    scorer = CheckpointScorer(load_stored_suite(database))
+    bleu = [scorer.bleu(read_lines(path)) for path in systems.values()]
+    return float(stats.pearsonr(bleu, [mqm[name] for name in systems]).statistic)
+
+
+def category_rows(run: dict[str, object], mqm: dict[str, float]) -> list[dict[str, object]]:
+    """Per category: the attribution's validity figures, its check-points, and the Pearson of its
+    score with the overall MQM score beside the one with its own attributed penalty."""
+    errors = run["errors"]
+    rows = []
+    for validity in run["validity"]:
+        name = validity["category"]
+        per_system = [row for row in errors if row["category"] == name]
+        checkpoints = per_system[0]["checkpoints"] if per_system else 0
+        scores = [row["score"] for row in per_system]
+        overall = None
+        if len(scores) >= 3 and None not in scores and max(scores) > min(scores):
+            overall = float(stats.pearsonr(scores, [mqm[row["system"]] for row in per_system]).statistic)
+        rows.append({**validity, "checkpoints": checkpoints, "pearson_overall": overall})
+    return rows
+
+
+def targets(rows: list[dict[str, object]]) -> str:
+    every = next(row for row in rows if row["category"] == ALL)
+    large = [row for row in rows if row["category"] != ALL and row["checkpoints"] >= MIN_CHECKPOINTS]
+    tracking = [row for row in large if row["pearson"] is not None and row["pearson"] >= 0.7]
+    return (f"targets: lift {every['lift']:.2f} (≥ 3), P(error | missed) {every['p_error_missed']:.3f} (≥ 0.30); "
+            f"{len(tracking)} of {len(large)} categories of ≥ {MIN_CHECKPOINTS} check-points at Pearson ≥ 0.7 with "
+            f"their attributed penalty ({', '.join(row['category'] for row in tracking) or 'none'})")
 
 
 def render(report: dict[str, object]) -> str:
     timings = report["timings"]
-    pairs = report["pairs"]
     lines = [
-        f"TED en→de: {pairs} sentence pairs, {report['systems']} systems",
-        f"build from raw text (whole command): {timings['build_s']:.1f} s = {pairs / timings['build_s']:.1f} pairs/s; "
+        f"TED {report['pair']}: 529 sentence pairs, {report['systems']} systems",
+        f"build from raw text (whole command): {timings['build_s']:.1f} s = {529 / timings['build_s']:.1f} pairs/s; "
         f"parsing in process: {timings['project_per_s']:.1f} sentences/s (stanza's pipeline directly: "
         f"{timings['stanza_per_s']:.1f}/s; loading the models {timings['load_s']:.1f} s)",
-        f"evaluate 13 systems (whole command): {timings['evaluate_s']:.1f} s; aligning the outputs: {timings['align_outputs_s']:.1f} s",
-        f"output words inside a rated error span: {100 * report['words_in_errors']:.1f}%",
-        "",
-        "| category | check-points | Pearson (p) | Kendall (p) | any error: missed / matched | "
-        + " | ".join(f"{kind}: missed / matched" for kind in ERROR_TYPES) + " | missed share | unlinked |",
-        "|---|---:|---:|---:|---:|" + "---:|" * len(ERROR_TYPES) + "---:|---:|",
+        "attribute (whole command: scoring, eflomal alignment of 13 outputs, attribution): "
+        + ", ".join(f"{key[10:-2]} {value:.1f} s" for key, value in timings.items() if key.startswith("attribute_")),
+        f"BLEU against overall MQM: Pearson {report['bleu']:.3f}",
     ]
-    for finding in report["findings"]:
-        cells = [finding.name, str(finding.checkpoints) if finding.checkpoints else "",
-                 f"{finding.pearson:.3f} ({finding.pearson_p:.2f})", f"{finding.kendall:.3f} ({finding.kendall_p:.2f})"]
-        if finding.name == "BLEU":
-            lines.append("| " + " | ".join(cells + [""] * (len(ERROR_TYPES) + 3)) + " |")
-            continue
-        for kind in ("any", *ERROR_TYPES):
-            missed, matched = finding.missed.share(kind), finding.matched.share(kind)
-            cells.append(f"{_percent(missed)} / {_percent(matched)}")
-        linked = finding.missed.count + finding.matched.count
-        cells.append(_percent(finding.missed.count / linked if linked else None))
-        cells.append(str(finding.unlinked))
+    plain = category_rows(report["runs"]["plain"], report["mqm"])
+    alternative = report["runs"].get("alternatives")
+    with_alternatives = {row["category"]: row for row in category_rows(alternative, report["mqm"])} if alternative else {}
+    first = report["runs"]["plain"]
+    lines.append(f"output words inside a rated error span: {100 * first['words_in_errors']:.1f}%")
+    lines.append("")
+    header = ("| category | check-points | P(error \\| missed) | P(error \\| matched) | lift [95%] | "
+              "Pearson with its attributed penalty | Pearson with overall MQM |")
+    if alternative:
+        header += " with --alternatives: P(error \\| missed) / lift |"
+    lines += [header, "|---|---:|---:|---:|---:|---:|---:|" + ("---:|" if alternative else "")]
+    for row in plain:
+        few = " !" if row["warnings"] else ""
+        low, high = row["lift_interval"]
+        cells = [row["category"], str(row["checkpoints"]), _number(row["p_error_missed"]) + few,
+                 _number(row["p_error_matched"]) + few,
+                 _number(row["lift"], 2) + (f" [{low:.2f}, {high:.2f}]" if low is not None else ""),
+                 _number(row["pearson"]), _number(row["pearson_overall"])]
+        if alternative:
+            other = with_alternatives[row["category"]]
+            cells.append(f"{_number(other['p_error_missed'])} / {_number(other['lift'], 2)}")
         lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", targets(plain)]
+    if alternative:
+        lines.append("with --alternatives: " + targets(list(with_alternatives.values())))
     return "\n".join(lines)
 
 
-def _percent(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.0f}%"
+def _number(value: float | None, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", type=Path, required=True, help="folder holding the en and de model directories")
-    parser.add_argument("--dictionary", type=Path, default=DEFAULT_DICTIONARY, help="English–German dictionary")
-    parser.add_argument("--work", type=Path, help="keep the suite database here (default: a temporary folder)")
+    parser.add_argument("--models", type=Path, required=True, help="folder holding the trained model directories")
+    parser.add_argument("--pair", choices=sorted(PAIRS), default="en-de")
+    parser.add_argument("--alternatives", action="store_true", help="also attribute with evaluate's --alternatives")
+    parser.add_argument("--work", type=Path, help="keep the suite database and JSON here (default: a temporary folder)")
     parser.add_argument("--format", choices=("table", "json"), default="table")
     args = parser.parse_args()
-    check_dictionary(args.dictionary)
+    if args.pair == "en-de":
+        check_dictionary(DEFAULT_DICTIONARY)
     with tempfile.TemporaryDirectory(prefix="ted-study-") as temp:
         work = args.work or Path(temp)
         work.mkdir(parents=True, exist_ok=True)
-        report = study(args.models, args.dictionary, work)
-    if args.format == "json":
-        report["findings"] = [finding.__dict__ | {"missed": vars(finding.missed), "matched": vars(finding.matched)}
-                              for finding in report["findings"]]
-        print(json.dumps(report, indent=2, default=dict))
-    else:
-        print(render(report))
+        report = study(args.pair, args.models, work, args.alternatives)
+    print(json.dumps(report, indent=2) if args.format == "json" else render(report))
 
 
 if __name__ == "__main__":

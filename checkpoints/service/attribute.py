@@ -64,7 +64,7 @@ class AttributeRequest:
     """Pharaoh files of source–output links, per system; the others are aligned with eflomal."""
     dictionaries: Sequence[Path] = ()
     """Dictionaries for eflomal's priors; none: the lexicon stored with the suite."""
-    alternatives: bool = True
+    alternatives: bool = False
     seed: int = DEFAULT_SEED
     options: dict[str, object] = field(default_factory=dict)
 
