@@ -36,7 +36,7 @@ import numpy as np
 from checkpoints.errors import UsageError
 from checkpoints.extract.dictionary import Lexicon
 from checkpoints.extract.langcodes import language
-from checkpoints.model import GAP, CheckPoint, Level, SuiteData
+from checkpoints.model import GAP, CheckPoint, Level, SentencePair, SuiteData
 
 FORM_CATEGORIES = frozenset({"Plurality", "Possessive", "Comparative & superlative degree"})
 """Word categories that test a word's form: an inflected or synonymous word is their error."""
@@ -60,13 +60,21 @@ class Alternative(IntEnum):
 class Alternatives:
     """The alternatives of a suite's eligible check-points, compiled once and matched per output."""
 
-    def __init__(self, suite: SuiteData, checkpoints: Sequence[CheckPoint], tokenize: Callable[[str], list[str]]) -> None:
+    def __init__(
+        self,
+        suite: SuiteData,
+        checkpoints: Sequence[CheckPoint],
+        tokenize: Callable[[str], list[str]],
+        pairs: Mapping[int, SentencePair] | None = None,
+    ) -> None:
+        """``pairs`` (id → pair) may give just the pairs of ``checkpoints``; default: the suite's."""
         self.language = language(suite.target_lang)
         self.stem = _stemmer(suite.target_lang)
         self.synonyms = _synonyms() if self.language == "en" else None
         self.lexicon = stored_lexicon(suite)
         levels = {category.name: category.level for category in suite.categories}
-        pairs = {pair.id: pair for pair in suite.pairs}
+        if pairs is None:
+            pairs = {pair.id: pair for pair in suite.pairs}
         self.eligible = np.zeros(len(checkpoints), dtype=bool)
         self.translations: dict[int, list[tuple[str, ...]]] = {}
         self.references: dict[int, list[list[str]]] = {}
@@ -142,17 +150,31 @@ def alternative_for(suite: SuiteData, checkpoint: CheckPoint, translation: str, 
     from checkpoints.tokenizers import get_tokenizer
 
     words = get_tokenizer(tokenize)
-    alternatives = Alternatives(suite, [checkpoint], words)
+    pair = next(pair for pair in suite.pairs if pair.id == checkpoint.pair_id)
+    alternatives = Alternatives(suite, [checkpoint], words, {pair.id: pair})
     found = alternatives.match(np.ones(1, dtype=bool), np.zeros(1, dtype=np.int64), [words(translation)])
     return Alternative(int(found[0]))
 
 
 def stored_lexicon(suite: SuiteData) -> Lexicon | None:
-    """The lexicon the suite was built with, as stored in its options (None for an imported suite)."""
+    """The lexicon the suite was built with, as stored in its options (None for an imported suite).
+
+    Read once per stored entries object: a report's drill-downs ask for it once per check-point.
+    """
     entries = suite.options.get("lexicon")
     if not isinstance(entries, Mapping) or not entries:
         return None
-    return Lexicon.from_entries(entries, str(suite.options.get("dictionary", "stored")))
+    cached = _LEXICONS.get(id(entries))
+    if cached is None or cached[0] is not entries:
+        cached = _LEXICONS[id(entries)] = (entries, Lexicon.from_entries(entries, str(suite.options.get("dictionary", "stored"))))
+        while len(_LEXICONS) > _KEPT_LEXICONS:
+            _LEXICONS.pop(next(iter(_LEXICONS)))
+    return cached[1]
+
+
+_LEXICONS: dict[int, tuple[Mapping[str, object], Lexicon]] = {}
+"""id(stored entries) → (the entries, kept alive so that the id stays theirs; their lexicon)."""
+_KEPT_LEXICONS = 4
 
 
 def _contains(words: Sequence[str], phrase: Sequence[str]) -> bool:

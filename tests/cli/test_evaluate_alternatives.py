@@ -85,3 +85,18 @@ def test_without_alternatives_the_other_translation_is_a_miss(run_cli, pud) -> N
     # runs of both settings cannot be compared
     code, out, err = run_cli("compare", "--db", db, "--system", "alt", "--run", "alt=1", "--baseline", "ref")
     assert code != 0 and "alternatives=" in err
+
+
+def test_the_report_names_the_alternative(run_cli, pud) -> None:  # type: ignore[no-untyped-def]
+    from checkpoints.service.report import ReportRequest, report_model
+
+    db, own, other, number = pud
+    code, _, err = run_cli("evaluate", "--db", db, "--system", f"ref={own}", "--system", f"alt={other}",
+                           "--alternatives")
+    assert code == 0, err
+    model, _ = report_model(ReportRequest(store=db, output=db.with_suffix(".html"), systems=["ref", "alt"]))
+    noun = model["checkpoints"][[row["name"] for row in model["categories"]].index("Noun")]
+    (item,) = [cp for cp in noun if cp[0] == number]
+    ref, alt = item[4]
+    assert alt[0] == 1.0 and alt[3] == "dictionary"  # score, then the alternative that matched
+    assert len(ref) == 3  # matched by its reference: no alternative named

@@ -123,11 +123,14 @@ def compact_checkpoint(item: Mapping[str, Any], pair_index: int, systems: Sequen
             per_system.append(0)
             continue
         chosen = next((i for i, ref in enumerate(shown["references"]) if ref["chosen"]), -1)
-        per_system.append([
+        entry = [
             _round(shown["score"]),
             chosen,
             [[ref["matched"], ref["total"], ref["matched_ngrams"]] for ref in shown["references"]],
-        ])
+        ]
+        if shown.get("alternative"):  # matched through an alternative reference (evaluate --alternatives)
+            entry.append(shown["alternative"])
+        per_system.append(entry)
     references = [[ref["reference"], _round(ref["dm"], 3), ref["tokens"]] for ref in item["references"]]
     return [item["id"], pair_index, list(item["span"]), references, per_system]
 

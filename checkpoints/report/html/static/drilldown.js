@@ -110,7 +110,8 @@ CP.checkpointView = function (cp) {
       var text = "ref " + cp[3][i][0] + ": " + r[0] + "/" + r[1] + " matched: " + (r[2].join("; ") || "—") + (i === result[1] ? "  ← r*" : "");
       grid.appendChild(CP.el("dd", {"class": "match" + (i === result[1] ? " chosen" : "")}, text));
     });
-    grid.appendChild(CP.el("dd", {"class": "score"}, "score " + CP.fmt(result[0], 2)));
+    grid.appendChild(CP.el("dd", {"class": "score"}, "score " + CP.fmt(result[0], 2) +
+      (result[3] ? " (matched by an alternative: " + result[3] + ")" : "")));
   });
   article.appendChild(grid);
   return article;
