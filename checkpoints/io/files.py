@@ -43,6 +43,8 @@ def write_atomic(path: str | Path, content: str | bytes) -> None:
     try:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)
+        # mkstemp makes the file 0600; a file the user asked for gets the mode open() would give it
+        os.chmod(temporary, _mode_of(target))
         os.replace(temporary, target)
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)
@@ -50,3 +52,13 @@ def write_atomic(path: str | Path, content: str | bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _mode_of(target: Path) -> int:
+    """The mode of the file being replaced, else 0666 less the process's umask."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

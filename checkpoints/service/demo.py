@@ -66,7 +66,7 @@ def run_demo(
     """Build, store (replacing an earlier demo suite), evaluate, compare with ``direct`` as baseline,
     and write the HTML report beside the database."""
     target: str | Path = database if database is not None else _fresh_default_database()
-    with paused_gc(), demo_folder() as folder:
+    with _one_demo_at_a_time(target), paused_gc(), demo_folder() as folder:
         build = build_suite(demo_request(folder), progress)
         _replace_demo_suite(target, build)
         systems = [(name, folder / f"{name}.es.txt") for name in SYSTEMS]
@@ -103,6 +103,33 @@ def _fresh_default_database() -> Path:
         except StoreError:
             path.unlink()
     return path
+
+
+@contextmanager
+def _one_demo_at_a_time(target: str | Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``<database>.lock`` beside an SQLite demo database.
+
+    Two demos in one database would each delete the other's half-stored suite
+    ("no suite named ...", "... already exists"): the second waits for the
+    first instead. A server database (or a system without ``fcntl``) is not
+    locked here.
+    """
+    from checkpoints.db.session import sqlite_file, store_url
+
+    path = sqlite_file(store_url(target))
+    try:
+        import fcntl
+    except ImportError:  # not POSIX
+        fcntl = None  # type: ignore[assignment]
+    if path is None or fcntl is None:
+        yield
+        return
+    with open(path.with_name(path.name + ".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def _replace_demo_suite(target: str | Path, build: BuildResult) -> None:
