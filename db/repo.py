@@ -66,6 +66,11 @@ def suite_names(session: Session) -> list[str]:
     return list(session.scalars(select(Suite.name).order_by(Suite.id)))
 
 
+def name_taken(name: str) -> str:
+    """The message for a suite name already in use."""
+    return f"a suite named {name!r} already exists in this database: choose another --name, or --replace it"
+
+
 def find_suite(session: Session, name: str | None = None) -> Suite:
     """The suite called ``name``, or the only suite when no name is given."""
     if name is not None:
@@ -83,15 +88,21 @@ def find_suite(session: Session, name: str | None = None) -> Suite:
     return suites[0]
 
 
-def store_suite(session: Session, data: SuiteData, *, content_hash: Callable[[], str] | None = None) -> int:
+def store_suite(
+    session: Session, data: SuiteData, *, content_hash: Callable[[], str] | None = None, replace: bool = False
+) -> int:
     """Write a whole suite; the caller's transaction makes it all-or-nothing.
 
     ``content_hash``, when given, is asked for the suite's content hash once
     everything else is written (it may be computed meanwhile elsewhere); it
-    goes into the suite's options, here and in ``data``.
+    goes into the suite's options, here and in ``data``. With ``replace`` a
+    suite of the same name is deleted first, in the same transaction: an
+    interrupted replacement keeps the old suite.
     """
     if session.scalar(select(Suite.id).where(Suite.name == data.name)) is not None:
-        raise SuiteError(f"a suite named {data.name!r} already exists in this database: choose another --name")
+        if not replace:
+            raise SuiteError(name_taken(data.name))
+        delete_suite(session, data.name)
     pair_position = {pair.id: position for position, pair in enumerate(data.pairs)}
     if len(pair_position) < len(data.pairs):
         repeated = next(pair.id for position, pair in enumerate(data.pairs) if pair_position[pair.id] != position)

@@ -34,6 +34,7 @@ COMMAND_MODULES = (
     "show",
     "audit",
     "attribute",
+    "catalog",
     "report",
     "suite_xml",
     "taxonomy",

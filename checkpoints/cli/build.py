@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from checkpoints.cli.common import (
+    check_name_free,
     progress_bar,
     quiet_libraries,
     stage_progress,
@@ -59,6 +60,7 @@ def build(
     confirm: Annotated[bool, typer.Option("--confirm/--no-confirm", help="Keep phrase and clause references only when the aligner is sure of every link.")] = True,
     complete: Annotated[bool, typer.Option("--complete/--no-complete", help="Complete references on the target side with the function words the aligner leaves out (auxiliaries, clitics, governed prepositions).")] = True,
     audit: Annotated[bool, typer.Option("--audit/--no-audit", help="Audit the new suite (reference self-score, substitution test) and keep the audit in its summary.")] = True,
+    replace: Annotated[bool, typer.Option("--replace", help="Replace a suite of the same name (in one transaction: an interrupted build keeps the old one).")] = False,
     stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", help="Stanza models: stanza's resources (models download), a directory written by models train, or a folder of those (default: $CHECKPOINTS_STANZA_DIR, else stanza's).")] = None,
 ) -> None:
     from checkpoints.service.build import BuildRequest, build_suite
@@ -87,10 +89,12 @@ def build(
         complete=complete,
         audit=audit,
     )
+    if not replace:  # a name clash found now, not after a long build
+        check_name_free(db, request.suite_name())
     started = time.perf_counter()
     with progress_bar() as bar:
         result = build_suite(request, stage_progress(bar))
-        store_new_suite(db, result.suite)
+        store_new_suite(db, result.suite, replace=replace)
     elapsed = time.perf_counter() - started
     print_summary(result.suite.name, result.summary, result.suite, db, elapsed)
 

@@ -137,12 +137,19 @@ def quiet_libraries() -> None:
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 
-def store_new_suite(db: str | Path, data: SuiteData) -> int:
+def store_new_suite(db: str | Path, data: SuiteData, *, replace: bool = False) -> int:
     """The store service's :func:`~checkpoints.service.store.store_new_suite`, imported
     only when a command stores a suite so that ``--help`` stays quick."""
     from checkpoints.service.store import store_new_suite as store
 
-    return store(db, data)
+    return store(db, data, replace=replace)
+
+
+def check_name_free(db: str | Path, name: str) -> None:
+    """The store service's :func:`~checkpoints.service.store.check_name_free`, imported when used."""
+    from checkpoints.service.store import check_name_free as check
+
+    check(db, name)
 
 
 def emit(content: object, output: Path | None) -> None:

@@ -70,9 +70,9 @@ def demo(
         f"checkpoints export --db {quoted} --output demo-suite.xml",
         "checkpoints taxonomy show en",
     ):
-        console.print(f"  {line}", highlight=False)
-    console.print(f"\nReport: {result.report}", highlight=False)
-    stderr_console().print(f"(the demo database is {result.database})")
+        console.print(f"  {line}", highlight=False, markup=False, soft_wrap=True)  # a command stays one line
+    console.print(f"\nReport: {result.report}", highlight=False, markup=False, soft_wrap=True)
+    stderr_console().print(f"(the demo database is {result.database})", markup=False, soft_wrap=True)
 
 
 def _quote(path: Path) -> str:

@@ -75,3 +75,7 @@ def evaluate(
         emit(evaluation_table(evaluation), output)
     if output is not None:
         stderr_console().print(f"wrote {output}")
+    run_ids = sorted(set(evaluation.run_ids.values()))
+    if run_ids:  # what `compare --run NAME=ID` and `runs show` take
+        stderr_console().print(f"stored as run {', '.join(map(str, run_ids))} (checkpoints runs list --db {db})",
+                               markup=False, highlight=False, soft_wrap=True)

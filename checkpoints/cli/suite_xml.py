@@ -63,10 +63,11 @@ def import_(
             help="Refuse a suite whose check-points name categories outside its taxonomy, or whose taxonomy is unknown.",
         ),
     ] = False,
+    replace: Annotated[bool, typer.Option("--replace", help="Replace a stored suite of the same name (in one transaction).")] = False,
 ) -> None:
     from checkpoints.service.interchange import import_suite
 
-    imported = import_suite(db, file, name=name, strict=strict)
+    imported = import_suite(db, file, name=name, strict=strict, replace=replace)
     warning = imported.findings.warning()
     if warning is not None:
         sys.stderr.write(f"warning: {file}: {warning}\n")

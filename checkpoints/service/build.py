@@ -97,6 +97,10 @@ class BuildRequest:
     def reference_count(self) -> int:
         return len(self.references) if self.references else len(self.reference_conllu)
 
+    def suite_name(self) -> str:
+        """The name the suite will be stored under: ``name``, else one from the source file and languages."""
+        return self.name or _default_name(self)
+
     def taxonomy_name(self) -> str:
         if self.taxonomy:
             return self.taxonomy
@@ -275,7 +279,7 @@ def build_suite_from(
         pairs, prepared, levels, lexicon, extraction, skip_pairs=skip_pairs, progress=advance
     )
     custom_taxonomy = request.taxonomy_name() not in builtin_taxonomies()
-    name = request.name or _default_name(request)
+    name = request.suite_name()
     options: dict[str, object] = {
         "source_lang": request.source_lang,
         "target_lang": request.target_lang,

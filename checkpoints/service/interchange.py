@@ -38,14 +38,14 @@ class ExportedSuite:
 
 
 def import_suite(
-    store: Store, path: str | Path, *, name: str | None = None, strict: bool = False
+    store: Store, path: str | Path, *, name: str | None = None, strict: bool = False, replace: bool = False
 ) -> ImportedSuite:
     """Read a suite file and store it in one transaction.
 
     Categories outside the suite's taxonomy, or an unknown taxonomy, are
     stored as user-defined categories and reported in the result's
     ``findings``; with ``strict`` such a suite is refused (:class:`InputError`)
-    and nothing is stored.
+    and nothing is stored. ``replace`` replaces a suite of the same name.
     """
     with paused_gc():
         imported = load_suite_xml(path)
@@ -56,7 +56,7 @@ def import_suite(
         data = imported.suite
         if name:
             data.name = name
-        suite_id = store_new_suite(store, data)
+        suite_id = store_new_suite(store, data, replace=replace)
         stored = ImportedSuite(data.name, suite_id, len(data.pairs), len(data.checkpoints), findings)
         del data, imported  # freed here, while the collector has nothing to walk
     return stored

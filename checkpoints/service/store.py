@@ -51,7 +51,26 @@ def load_stored_suite(store: Store, name: str | None = None) -> SuiteData:
         return load_suite(session, name)
 
 
-def store_new_suite(store: Store, data: SuiteData) -> int:
+def check_name_free(store: Store, name: str) -> None:
+    """Refuse, before any work, a suite name the store already uses (nothing to check in a file not made yet).
+
+    Raises:
+        SuiteError: the name is taken.
+    """
+    from checkpoints.db.repo import name_taken, suite_names
+    from checkpoints.db.session import sqlite_file, store_url, transaction
+    from checkpoints.errors import SuiteError
+
+    if not isinstance(store, Engine):
+        path = sqlite_file(store_url(store))
+        if path is not None and not path.exists():
+            return
+    with engine_for(store, create=True) as engine, transaction(engine) as session:
+        if name in suite_names(session):
+            raise SuiteError(name_taken(name))
+
+
+def store_new_suite(store: Store, data: SuiteData, *, replace: bool = False) -> int:
     """Store a built or imported suite in one transaction and return its id.
 
     The suite's content hash goes into its options (computed beside the
@@ -63,15 +82,15 @@ def store_new_suite(store: Store, data: SuiteData) -> int:
     one's clean-up (when the name was taken meanwhile, the suite is stored into
     that database instead). A suite of the same name gives a one-line
     :class:`~checkpoints.errors.SuiteError`, also when another process stored
-    it a moment ago.
+    it a moment ago; with ``replace`` it is replaced in the same transaction.
     """
     from checkpoints.gcpause import paused_gc
 
     with paused_gc():  # hundreds of thousands of row values, none of them garbage until the end
-        return _store_new_suite(store, data)
+        return _store_new_suite(store, data, replace)
 
 
-def _store_new_suite(store: Store, data: SuiteData) -> int:
+def _store_new_suite(store: Store, data: SuiteData, replace: bool = False) -> int:
     from checkpoints.db.session import describe, sqlite_file, store_url
     from checkpoints.signature import suite_hash
     from checkpoints.workers import in_background
@@ -79,28 +98,28 @@ def _store_new_suite(store: Store, data: SuiteData) -> int:
     # the content hash reads every check-point, as storing does: a second CPU computes it meanwhile
     with in_background(lambda: suite_hash(data)) as content_hash:
         if isinstance(store, Engine):
-            return _store(store, data, content_hash.result)
+            return _store(store, data, content_hash.result, replace)
         url = store_url(store)
         path = sqlite_file(url)
         if path is None or path.exists() or path.is_symlink() or "uri" in url.query:
             with engine_for(store, create=True) as engine:
-                return _store(engine, data, content_hash.result)
-        return _store_into_new_file(url, path, data, describe(url), content_hash.result)
+                return _store(engine, data, content_hash.result, replace)
+        return _store_into_new_file(url, path, data, describe(url), content_hash.result, replace)
 
 
-def _store(engine: Engine, data: SuiteData, content_hash: Callable[[], str]) -> int:
+def _store(engine: Engine, data: SuiteData, content_hash: Callable[[], str], replace: bool = False) -> int:
     from sqlalchemy import select
     from sqlalchemy.exc import IntegrityError
 
     from checkpoints.db.models import Suite
-    from checkpoints.db.repo import store_suite
+    from checkpoints.db.repo import name_taken, store_suite
     from checkpoints.db.session import transaction
     from checkpoints.errors import SuiteError
     from checkpoints.gcpause import paused_gc
 
     try:
         with paused_gc(), transaction(engine) as session:
-            return store_suite(session, data, content_hash=content_hash)
+            return store_suite(session, data, content_hash=content_hash, replace=replace)
     except IntegrityError:
         # Two writers checked the name at the same moment (PostgreSQL lets both
         # pass the check; the unique index stops the second): the same message
@@ -108,13 +127,13 @@ def _store(engine: Engine, data: SuiteData, content_hash: Callable[[], str]) -> 
         with transaction(engine) as session:
             taken = session.scalar(select(Suite.id).where(Suite.name == data.name)) is not None
         if taken:
-            raise SuiteError(
-                f"a suite named {data.name!r} already exists in this database: choose another --name"
-            ) from None
+            raise SuiteError(name_taken(data.name)) from None
         raise
 
 
-def _store_into_new_file(url: URL, path: Path, data: SuiteData, where: str, content_hash: Callable[[], str]) -> int:
+def _store_into_new_file(
+    url: URL, path: Path, data: SuiteData, where: str, content_hash: Callable[[], str], replace: bool = False
+) -> int:
     from checkpoints.db.session import open_engine
     from checkpoints.errors import StoreError
 
@@ -132,7 +151,7 @@ def _store_into_new_file(url: URL, path: Path, data: SuiteData, where: str, cont
     try:
         engine = open_engine(url.set(database=str(temporary)), create=True)
         try:
-            suite_id = _store(engine, data, content_hash)
+            suite_id = _store(engine, data, content_hash, replace)
         finally:
             engine.dispose()
         try:
@@ -145,7 +164,7 @@ def _store_into_new_file(url: URL, path: Path, data: SuiteData, where: str, cont
             pass
         engine = open_engine(url, create=True)
         try:
-            return _store(engine, data, content_hash)
+            return _store(engine, data, content_hash, replace)
         finally:
             engine.dispose()
     finally:

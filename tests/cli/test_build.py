@@ -248,7 +248,7 @@ def test_import_refuses_a_duplicate_name_and_keeps_the_database(run_cli, tmp_pat
     assert run_cli("export", "--db", tmp_path / "t3.db", "--output", xml)[0] == 0
     code, _out, err = run_cli("import", "--db", tmp_path / "t3.db", xml)
     assert code == 1
-    assert err == "checkpoints: error: a suite named 'table3' already exists in this database: choose another --name\n"
+    assert err == "checkpoints: error: a suite named 'table3' already exists in this database: choose another --name, or --replace it\n"
     assert suite_count(tmp_path / "t3.db") == 1
     assert run_cli("import", "--db", tmp_path / "t3.db", "--name", "again", xml)[0] == 0
     assert suite_count(tmp_path / "t3.db") == 2

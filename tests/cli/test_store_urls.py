@@ -79,4 +79,4 @@ def test_build_and_show_on_a_postgresql_url(build_table3, run_cli, postgres_url:
     assert json.loads(out)["suite"] == "table3"
     code, _out, err = build_table3(postgres_url)
     assert (code, err) == (1, "checkpoints: error: a suite named 'table3' already exists in this database: "
-                              "choose another --name\n")
+                              "choose another --name, or --replace it\n")

@@ -132,7 +132,7 @@ def test_same_name_stored_at_once_is_a_one_line_error(store_url: str, make_suite
     thread.join(60)
     error = outcome.get("error")
     assert isinstance(error, SuiteError), error
-    assert str(error) == "a suite named 'same' already exists in this database: choose another --name"
+    assert str(error) == "a suite named 'same' already exists in this database: choose another --name, or --replace it"
     with transaction(engine) as session:
         assert suite_names(session) == ["first", "same"]
     engine.dispose()

@@ -112,6 +112,6 @@ def test_the_same_name_at_once_gives_one_suite_and_one_line_errors(
         outcomes = _run_at_once(db, [make_suite("same") for _ in range(3)])
         assert [o[0] for o in outcomes] == ["error", "error", "ok"], f"trial {trial}: {outcomes}"
         for _kind, _name, message in outcomes[:2]:
-            assert message == "a suite named 'same' already exists in this database: choose another --name"
+            assert message == "a suite named 'same' already exists in this database: choose another --name, or --replace it"
         assert list(_stored(db)) == ["same"]
         _no_leftovers(db)
