@@ -18,10 +18,10 @@ import typer.main
 
 try:  # recent typer bundles its own copy of click
     import typer._click as click
-    from typer._click.exceptions import ClickException
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError
 except ImportError:  # pragma: no cover - older typer uses click itself
     import click  # type: ignore[no-redef]
-    from click.exceptions import ClickException
+    from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[assignment]
 
 from checkpoints import __version__
 from checkpoints.errors import CheckpointsError, UsageError
@@ -130,6 +130,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     except typer.Abort:
         sys.stderr.write("checkpoints: aborted\n")
         sys.exit(130)
+    except NoArgsIsHelpError as error:  # `checkpoints`, `checkpoints taxonomy`: the help, as --help prints it
+        context = error.ctx
+        sys.stdout.write(context.get_help() + "\n" if context is not None else error.format_message() + "\n")
+        sys.exit(0)
     except ClickException as error:
         sys.stderr.write(f"checkpoints: error: {_click_message(error)}\n")
         sys.exit(error.exit_code)

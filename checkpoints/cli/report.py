@@ -40,22 +40,24 @@ def register(app: typer.Typer) -> None:
 def report(
     db: Annotated[str, typer.Option("--db", help="The suite database: an SQLite file or an SQLAlchemy URL.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="The HTML file to write.")],
-    system: Annotated[list[str] | None, typer.Option("--system", help="An evaluated system to report; repeat (default: every evaluated system).")] = None,
+    system: Annotated[list[str] | None, typer.Option("--system", help="An evaluated system to report (NAME), or NAME=FILE to evaluate it first; repeat (default: every evaluated system).")] = None,
     baseline: Annotated[str | None, typer.Option("--baseline", help="Differences and the heat map are relative to this system (default: the comparison's baseline, else the first system).")] = None,
     metrics: Annotated[Path | None, typer.Option("--metrics", help="JSON written by `checkpoints metrics --format json`.")] = None,
     meta: Annotated[Path | None, typer.Option("--meta", help="JSON written by `checkpoints meta --format json`.")] = None,
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
     attribution: Annotated[Path | None, typer.Option("--attribution", help="JSON written by `checkpoints attribute --format json` for this suite.")] = None,
 ) -> None:
-    from checkpoints.cli.common import quiet_libraries, stderr_console
+    from checkpoints.cli.common import parse_named_files, quiet_libraries, stderr_console
     from checkpoints.io.files import check_writable
     from checkpoints.service.report import ReportRequest, write_report
 
     quiet_libraries()
     check_writable(output)
+    files = [parse_named_files([value], "--system")[0] for value in system or () if "=" in value]
+    names = tuple(value.partition("=")[0] for value in system or ())
     result = write_report(
-        ReportRequest(db, output, tuple(system or ()), baseline=baseline, metrics=metrics, meta=meta, suite=suite,
-                      attribution=attribution)
+        ReportRequest(db, output, names, baseline=baseline, metrics=metrics, meta=meta, suite=suite,
+                      attribution=attribution, evaluate=files)
     )
     for warning in result.warnings:
         stderr_console().print(f"warning: {warning}", highlight=False)

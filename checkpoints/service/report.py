@@ -31,6 +31,9 @@ class ReportRequest:
     store: Store
     output: Path
     systems: Sequence[str] = ()
+    """Systems to report (every evaluated system when empty); those in ``evaluate`` among them."""
+    evaluate: Sequence[tuple[str, Path]] = ()
+    """Systems given as NAME=FILE: evaluated (with ``evaluate``'s defaults) before the report is made."""
     """Systems to report (default: every evaluated system of the suite)."""
     baseline: str | None = None
     """The system differences and the heat map are relative to (default: the comparison's, else the first)."""
@@ -57,6 +60,10 @@ def write_report(request: ReportRequest) -> ReportResult:
 
     check_writable(request.output)
     with paused_gc():  # every check-point described per system: a hundred thousand objects, kept to the end
+        if request.evaluate:  # NAME=FILE systems: evaluated first, as `compare` does, in one run
+            from checkpoints.service.evaluate import evaluate_systems
+
+            evaluate_systems(request.store, list(request.evaluate), suite_name=request.suite)
         model, run_id = report_model(request)
         page = render_page(model)
     write_atomic(request.output, page)
@@ -87,7 +94,14 @@ def report_model(request: ReportRequest) -> tuple[dict[str, Any], int | None]:
         if len(set(names)) != len(names):
             raise UsageError("a system is named twice")
         if len(names) < 2:
-            raise UsageError(f"a report compares at least two evaluated systems, and the suite has {names or 'none'}")
+            with transaction(engine) as session:
+                evaluated = evaluated_systems(session, find_suite(session, suite_name).id)
+            listing = ", ".join(evaluated) or "none"
+            if request.systems:
+                raise UsageError(f"a report compares at least two systems, and --system names only {', '.join(names)} "
+                                 f"(evaluated in suite {suite_name!r}: {listing})")
+            raise UsageError(f"a report compares at least two systems, and suite {suite_name!r} has {len(evaluated)} "
+                             f"evaluated ({listing}): evaluate more with `checkpoints evaluate`, or give --system NAME=FILE")
         evaluation = stored_evaluation(engine, names, suite_name=suite_name)
         report, options, run_id, warning = _comparison(engine, evaluation, request.baseline)
         with transaction(engine) as session:

@@ -1,0 +1,39 @@
+"""What a new user hit: bare group commands, report's --system, mode of written files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.mark.parametrize("group", [[], ["taxonomy"], ["models"], ["suites"], ["runs"]], ids=lambda g: " ".join(g) or "bare")
+def test_a_bare_group_prints_its_help_normally(run_cli, group: list[str]) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run_cli(*group)
+    assert (code, err) == (0, "")
+    assert out.startswith(f"Usage: checkpoints {' '.join(group)}".rstrip() + " [OPTIONS] COMMAND")
+    assert "\n\nCommands:\n" in out or "Commands" in out  # laid out as --help lays it out, not one line
+
+
+def test_report_names_what_is_missing_and_evaluates_name_equals_file(run_cli, build_table3, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = tmp_path / "t3.db"
+    assert build_table3(db)[0] == 0
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("他們反對建立儲備金。\n", encoding="utf-8")
+    b.write_text("他們反對建立基金。\n", encoding="utf-8")
+    assert run_cli("evaluate", "--db", db, "--system", f"A={a}")[0] == 0
+    html = tmp_path / "r.html"
+    code, _, err = run_cli("report", "--db", db, "-o", html)
+    assert code == 2 and err == (
+        "checkpoints: error: a report compares at least two systems, and suite 'table3' has 1 evaluated (A): "
+        "evaluate more with `checkpoints evaluate`, or give --system NAME=FILE\n")
+    code, _, err = run_cli("report", "--db", db, "-o", html, "--system", "A")
+    assert code == 2 and err == (
+        "checkpoints: error: a report compares at least two systems, and --system names only A "
+        "(evaluated in suite 'table3': A)\n")
+    assert not html.exists()
+    code, out, err = run_cli("report", "--db", db, "-o", html, "--system", "A", "--system", f"B={b}")
+    assert code == 0, err
+    assert html.is_file() and "wrote" in out
+    code, out, _ = run_cli("runs", "list", "--db", db, "--format", "json")
+    assert '"B"' in out  # B was evaluated and stored first
