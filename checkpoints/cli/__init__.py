@@ -98,8 +98,31 @@ def command() -> click.Command:
     return root
 
 
+HIDDEN_ALIASES = frozenset({"--target-lang", "--source-lang"})
+"""Other spellings an option accepts but help does not show: one vocabulary (``--src-lang``,
+``--tgt-lang`` everywhere), and the commands that said ``--target-lang`` keep working."""
+
+
+def _hide_aliases(param: click.Parameter) -> None:
+    shown = [name for name in param.opts if name not in HIDDEN_ALIASES]
+    if len(shown) == len(param.opts) or not shown:
+        return
+    record = param.get_help_record
+
+    def help_record(ctx: click.Context) -> tuple[str, str] | None:
+        every = param.opts
+        param.opts = shown
+        try:
+            return record(ctx)
+        finally:
+            param.opts = every
+
+    param.get_help_record = help_record  # type: ignore[method-assign]
+
+
 def _tidy_help(node: click.Command) -> None:
     for param in node.params:
+        _hide_aliases(param)
         if param.metavar is None and not getattr(param, "is_flag", False) and hasattr(param, "bare_type"):
             bare = param.bare_type()
             element = bare.removeprefix("list[").removesuffix("]")

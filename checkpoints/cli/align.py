@@ -45,14 +45,14 @@ def register(app: typer.Typer) -> None:
 
 
 def align(
-    src_lang: Annotated[str, typer.Option("--src-lang", help="Source language code, e.g. en.")],
-    tgt_lang: Annotated[str, typer.Option("--tgt-lang", help="Target language code, e.g. es.")],
+    src_lang: Annotated[str, typer.Option("--src-lang", "--source-lang", help="Source language code, e.g. en.")],
+    tgt_lang: Annotated[str, typer.Option("--tgt-lang", "--target-lang", help="Target language code, e.g. es.")],
     source: Annotated[Path | None, typer.Option("--source", help="Source sentences, one per line (parsed with stanza).")] = None,
     reference: Annotated[Path | None, typer.Option("--reference", help="Reference translations, one per line.")] = None,
     source_conllu: Annotated[Path | None, typer.Option("--source-conllu", help="Parsed source sentences (CoNLL-U).")] = None,
     reference_conllu: Annotated[Path | None, typer.Option("--reference-conllu", help="Parsed references (CoNLL-U).")] = None,
     alignment: Annotated[Path | None, typer.Option("--alignment", help="Measure this Pharaoh file instead of aligning.")] = None,
-    aligner: Annotated[str, typer.Option("--aligner", help="simalign or eflomal.")] = "simalign",
+    aligner: Annotated[str, typer.Option("--aligner", help="eflomal (offline, learns from the corpus) or simalign (a BERT model, downloaded once).")] = "eflomal",
     align_model: Annotated[str, typer.Option("--align-model", help="simalign model: a Hugging Face name or a local directory.")] = "bert-base-multilingual-cased",
     align_method: Annotated[str, typer.Option("--align-method", help="simalign matching method: itermax, mwmf or inter.")] = "itermax",
     dictionary: Annotated[list[Path] | None, typer.Option("--dictionary", help="Bilingual dictionary for priors and repairs (as for build); repeatable.")] = None,
@@ -61,7 +61,7 @@ def align(
     mark_unsure: Annotated[bool, typer.Option("--mark-unsure", help="Write links the aligner is unsure of as i?j.")] = False,
     gold: Annotated[Path | None, typer.Option("--gold", help="Gold links (Pharaoh; i?j = possible) to measure against.")] = None,
     gold_pairs: Annotated[Path | None, typer.Option("--gold-pairs", help="1-based pair numbers of the gold lines (default: one gold line per pair).")] = None,
-    output_format: Annotated[str, typer.Option("--format", help="How --gold figures are printed: table or json.")] = "table",
+    output_format: Annotated[str, typer.Option("--format", "-f", help="How --gold figures are printed: table or json.")] = "table",
     stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", help="Stanza models: stanza's resources (models download), a directory written by models train, or a folder of those (default: $CHECKPOINTS_STANZA_DIR, else stanza's).")] = None,
 ) -> None:
     from checkpoints.errors import InputError, UsageError

@@ -35,7 +35,7 @@ def audit(
     db: Annotated[str, typer.Option("--db", help="The suite database: an SQLite file or an SQLAlchemy URL.")],
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Random seed of the substitutions: the same seed gives the same audit.")] = 12345,
-    output_format: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
+    output_format: Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the audit to this file instead of stdout.")] = None,
 ) -> None:
     from checkpoints.io.files import check_writable

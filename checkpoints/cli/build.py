@@ -21,15 +21,25 @@ from checkpoints.cli.common import (
 from checkpoints.model import SuiteData
 
 EXAMPLES = """
+The recommended recipe: eflomal alignment (the default; offline, no model to
+download) with a real bilingual dictionary, which primes the aligner, repairs
+its links and weighs references (DM). Raw text is parsed by stanza (trained
+models with --stanza-dir, or `checkpoints models download LANG` once).
+
 Examples:
 
-  # gold CoNLL-U on both sides, alignments given (offline):
+  # recommended: gold or parsed CoNLL-U, eflomal with FreeDict (apt-get install dict-freedict-eng-deu):
+  checkpoints build --db pud.db --src-lang en --tgt-lang de \\
+      --source-conllu en.conllu --reference-conllu de.conllu \\
+      --dictionary /usr/share/dictd/freedict-eng-deu.index
+
+  # alignments given (offline, nothing estimated):
   checkpoints build --db pud.db --src-lang en --tgt-lang es \\
       --source-conllu en.conllu --reference-conllu es.conllu --alignment en-es.align
 
-  # raw text, parsed by stanza and aligned by simalign (needs the models):
+  # raw text, parsed by trained stanza models, Chinese with CC-CEDICT:
   checkpoints build --db news.db --src-lang zh --tgt-lang en \\
-      --source news.zh --reference news.en --reference news.en2 --dictionary zh-en.tsv
+      --source news.zh --reference news.en --dictionary cedict --stanza-dir models
 """
 
 
@@ -39,14 +49,14 @@ def register(app: typer.Typer) -> None:
 
 def build(
     db: Annotated[str, typer.Option("--db", help="SQLite file or SQLAlchemy URL (sqlite:///x.db, postgresql://...) to store the suite in.")],
-    src_lang: Annotated[str, typer.Option("--src-lang", help="Source language code, e.g. en.")],
-    tgt_lang: Annotated[str, typer.Option("--tgt-lang", help="Target (reference) language code, e.g. es.")],
+    src_lang: Annotated[str, typer.Option("--src-lang", "--source-lang", help="Source language code, e.g. en.")],
+    tgt_lang: Annotated[str, typer.Option("--tgt-lang", "--target-lang", help="Target (reference) language code, e.g. es.")],
     source: Annotated[Path | None, typer.Option("--source", help="Source sentences, one per line (parsed with stanza).")] = None,
     reference: Annotated[list[Path] | None, typer.Option("--reference", help="Reference translations, one per line; repeat for several references.")] = None,
     source_conllu: Annotated[Path | None, typer.Option("--source-conllu", help="Parsed source sentences (CoNLL-U).")] = None,
     reference_conllu: Annotated[list[Path] | None, typer.Option("--reference-conllu", help="Parsed references (CoNLL-U); repeat for several.")] = None,
     alignment: Annotated[list[Path] | None, typer.Option("--alignment", help="Pharaoh alignments (i-j, 0-based), one file per reference, same order.")] = None,
-    aligner: Annotated[str, typer.Option("--aligner", help="Aligner when no --alignment is given: simalign or eflomal.")] = "simalign",
+    aligner: Annotated[str, typer.Option("--aligner", help="Aligner when no --alignment is given: eflomal (offline, learns from the corpus) or simalign (a BERT model, downloaded once).")] = "eflomal",
     align_model: Annotated[str, typer.Option("--align-model", help="simalign model: a Hugging Face name or a local directory.")] = "bert-base-multilingual-cased",
     align_method: Annotated[str, typer.Option("--align-method", help="simalign matching method: itermax, mwmf or inter.")] = "itermax",
     taxonomy: Annotated[str | None, typer.Option("--taxonomy", help="en, zh, ud or a taxonomy file (default: the source language's, else ud).")] = None,

@@ -10,7 +10,7 @@ import typer
 from checkpoints.cli.common import check_format, emit, stderr_console
 
 DB_OPTION = typer.Option("--db", help="The database: an SQLite file or an SQLAlchemy URL.")
-FORMAT_OPTION = typer.Option("--format", help="table or json.")
+FORMAT_OPTION = typer.Option("--format", "-f", help="table or json.")
 
 SUITES_HELP = """List, show, rename and delete the suites of a store.
 

@@ -48,7 +48,7 @@ def compare(
     match: Annotated[str, typer.Option("--match", help="For NAME=FILE systems: normal, lower or stem.")] = "normal",
     tokenize: Annotated[str | None, typer.Option("--tokenize", help="For NAME=FILE systems: the match-time tokenizer.")] = None,
     max_order: Annotated[str, typer.Option("--max-order", help="For NAME=FILE systems: the longest n-gram counted, in words, or `all`.")] = "4",
-    output_format: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
+    output_format: Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to this file instead of stdout.")] = None,
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
     run: Annotated[list[str] | None, typer.Option("--run", help="NAME=ID: compare this stored evaluation run of a system instead of its latest; repeat.")] = None,

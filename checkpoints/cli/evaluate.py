@@ -45,10 +45,10 @@ def evaluate(
     system: Annotated[list[str], typer.Option("--system", help="NAME=FILE: a system's translations, one line per sentence pair; repeat.")],
     match: Annotated[str, typer.Option("--match", help="n-gram matching: normal, lower or stem (Snowball stemmer of the target language).")] = "normal",
     category: Annotated[list[str] | None, typer.Option("--category", help="Evaluate only this category; repeat for several.")] = None,
-    tokenize: Annotated[str | None, typer.Option("--tokenize", help=f"Match-time tokenizer: {', '.join(TOKENIZERS)} (default: zh for Chinese targets, else words: intl's rules, the same for every chunk of text).")] = None,
+    tokenize: Annotated[str | None, typer.Option("--tokenize", help=f"Match-time tokenizer: {', '.join(TOKENIZERS)} (default: zh for Chinese targets, else words: intl's rules, the same for every chunk of text; metrics default to 13a, as sacreBLEU does, but 13a leaves “Clinton’s” glued and a reference word would not match).")] = None,
     max_order: Annotated[str, typer.Option("--max-order", help="Longest n-gram counted per reference, in words (gaps excluded), or `all` for Zhou's every-order count.")] = "4",
     alternatives: Annotated[bool, typer.Option("--alternatives/--no-alternatives", help="A word-level check-point also matches a dictionary translation of its source word (the suite's stored lexicon), its reference in another inflection (Snowball stem) or, for English, a WordNet synonym. Off by default: on WMT21 TED en-de the accepted alternatives lie in rated errors as often as misses do (docs/attribution.md).")] = False,
-    output_format: Annotated[str, typer.Option("--format", help="table, json or csv.")] = "table",
+    output_format: Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to this file instead of stdout.")] = None,
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
 ) -> None:

@@ -88,7 +88,7 @@ When the MQM file rates the reference, meta warns on stderr if the humans
 rate it below most systems.
 
 Neither judgment file says the target language: metrics that depend on it
-(METEOR, ROUGE) need --target-lang.
+(METEOR, ROUGE) need --tgt-lang.
 
 Examples:
 
@@ -182,11 +182,11 @@ def meta(
     alpha: Annotated[float, typer.Option("--alpha", metavar="A", help="Significance level: 0.05 gives 95% intervals.")] = 0.05,
     seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the resampling.")] = 12345,
     jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Score metrics in N worker processes side by side (Linux).")] = 1,
-    tokenize: Annotated[str | None, typer.Option("--tokenize", metavar="|".join(TOKENIZERS), help="Metric tokenizer [default: zh for a Chinese target, else 13a].", show_default=False)] = None,
+    tokenize: Annotated[str | None, typer.Option("--tokenize", metavar="|".join(TOKENIZERS), help="Metric tokenizer [default: zh for a Chinese target, else 13a]. 13a because sacreBLEU and the reference tools tokenize so, and the scores equal theirs; check-point matching (evaluate) uses words instead, because 13a leaves “Clinton’s” glued to its word.", show_default=False)] = None,
     case: Annotated[str, typer.Option("--case", metavar="cs|ci", help="Case-sensitive (cs) or case-insensitive (ci) matching.")] = "cs",
-    target_lang: Annotated[str | None, typer.Option("--target-lang", metavar="LANG", help="Target language (tokenizer default, stemmers, METEOR); METEOR and ROUGE need it.", show_default=False)] = None,
+    target_lang: Annotated[str | None, typer.Option("--tgt-lang", "--target-lang", metavar="LANG", help="Target language (tokenizer default, stemmers, METEOR); METEOR and ROUGE need it.", show_default=False)] = None,
     output_format: Annotated[str, typer.Option("--format", "-f", metavar="table|json", help="Report format.")] = "table",
-    output: Annotated[Path | None, typer.Option("--output", metavar="FILE", help="Write the report here instead of stdout.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the report here instead of stdout.")] = None,
 ) -> None:
     from checkpoints.evaluate.meta.correlation import parse_criteria
     from checkpoints.evaluate.meta.runner import CIMethod, MetaOptions
@@ -278,7 +278,7 @@ def meta(
             result = meta_evaluate(request, track=lambda items: track(items, "scoring metrics"))
     except TargetLanguageNeeded as error:
         verb = "depends" if len(error.metrics) == 1 else "depend"
-        raise UsageError(f"{', '.join(error.metrics)} {verb} on the target language: give --target-lang LANG") from None
+        raise UsageError(f"{', '.join(error.metrics)} {verb} on the target language: give --tgt-lang LANG") from None
     for warning in result.warnings:
         sys.stderr.write(f"checkpoints: warning: {warning}\n")
     if by_category is not None:

@@ -75,7 +75,7 @@ HELP = (
     "and segment ids come from the files; a reference file contributes every reference in it (and its "
     "source), and --system FILE without NAME= takes every system in the file.\n\n"
     "The target language is never assumed: NIST and WMT files declare it; for raw text, metrics that "
-    "depend on it (METEOR, ROUGE: stemmers, synonyms, tuned parameters) need --target-lang.\n\n"
+    "depend on it (METEOR, ROUGE: stemmers, synonyms, tuned parameters) need --tgt-lang.\n\n"
     "--suite DB adds Zhou et al.'s linguistic check-point features, computed as `evaluate` does (its "
     "default tokenizer, matching and n-gram order) on a suite whose sentence pairs are the test set's "
     "segments, in order: LC-<category> per category, LC-WORDS, LC-PHRASES, LC-SENTENCES per level and LC "
@@ -121,12 +121,13 @@ def metrics(
     input_format: Annotated[str, typer.Option("--input", "-i", metavar="raw|nist|wmt", help="Input file format.")] = "raw",
     tokenize: Annotated[
         str | None,
-        typer.Option("--tokenize", metavar="13a|intl|zh|char|none|words", help="Tokenizer [default: zh for a Chinese target, else 13a].", show_default=False),
+        typer.Option("--tokenize", metavar="13a|intl|zh|char|none|words", help="Tokenizer [default: zh for a Chinese target, else 13a]. 13a because sacreBLEU and the reference tools tokenize so, and the scores equal theirs; check-point matching (evaluate) uses words instead, because 13a leaves “Clinton’s” glued to its word.", show_default=False),
     ] = None,
     case: Annotated[str, typer.Option("--case", metavar="cs|ci", help="Case-sensitive (cs) or case-insensitive (ci) matching.")] = "cs",
     target_lang: Annotated[
         str | None,
         typer.Option(
+            "--tgt-lang",
             "--target-lang",
             metavar="LANG",
             help="Target language (tokenizer default, stemmers, METEOR) [default: what NIST/WMT files declare; "
@@ -177,7 +178,7 @@ def metrics(
     suite_name: Annotated[
         str | None, typer.Option("--suite-name", metavar="NAME", help="The suite in --suite, when it holds several.", show_default=False)
     ] = None,
-    output: Annotated[Path | None, typer.Option("--output", metavar="FILE", help="Write the report here instead of stdout.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the report here instead of stdout.")] = None,
     list_metrics: Annotated[bool, typer.Option("--list", help="List every metric with a one-line definition and exit.")] = False,
 ) -> None:
     """Score system translations with Asiya-named metrics."""
@@ -302,7 +303,7 @@ def _system_specs(values: Sequence[str], raw: bool) -> list[tuple[str | None, Pa
 def _language_message(error: TargetLanguageNeeded) -> str:
     """The service's error, naming the option that gives the language."""
     verb = "depends" if len(error.metrics) == 1 else "depend"
-    return f"{', '.join(error.metrics)} {verb} on the target language, which {error.where} does not declare: give --target-lang LANG"
+    return f"{', '.join(error.metrics)} {verb} on the target language, which {error.where} does not declare: give --tgt-lang LANG"
 
 
 def _print_list(names: list[str], describe: Callable[[str], str], get_metric: Callable[[str], Metric]) -> None:

@@ -175,7 +175,7 @@ def train(
         list[Path], typer.Option("--treebank", help="Training CoNLL-U (.conllu or .conllu.xz); repeat to train on several.")
     ],
     dev: Annotated[Path, typer.Option("--dev", help="Development CoNLL-U (.conllu or .conllu.xz): early stopping and the reported scores.")],
-    output: Annotated[Path, typer.Option("--output", metavar="DIR", help="Model directory to write (pass it, or its parent, to build --stanza-dir).")],
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="DIR", help="Model directory to write (pass it, or its parent, to build --stanza-dir).")],
     size: Annotated[str, typer.Option("--size", help="tiny (tests: a minute, < 1 MB), small (treebanks of a few thousand sentences: about 40 minutes on one thread) or full (about half stanza's dimensions; EWT: about two hours on one thread).")] = "small",
     threads: Annotated[int, typer.Option("--threads", help="CPU threads each training stage may use.")] = 1,
     log_dir: Annotated[

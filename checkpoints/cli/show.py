@@ -36,7 +36,7 @@ def show(
     system: Annotated[list[str] | None, typer.Option("--system", help="Only this evaluated system; repeat for several (default: all evaluated).")] = None,
     checkpoint: Annotated[list[int] | None, typer.Option("--checkpoint", help="Check-point id; repeat for several.")] = None,
     limit: Annotated[int, typer.Option("--limit", help="Show at most this many check-points.")] = 5,
-    output_format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    output_format: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
 ) -> None:
     from rich.console import Group

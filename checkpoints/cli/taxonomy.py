@@ -64,7 +64,7 @@ def register(app: typer.Typer) -> None:
 
 
 def list_taxonomies(
-    output_format: Annotated[str, typer.Option("--format", help="text (a table) or json.")] = "text",
+    output_format: Annotated[str, typer.Option("--format", "-f", help="text (a table) or json.")] = "text",
 ) -> None:
     from rich.table import Table
 
@@ -104,7 +104,7 @@ def list_taxonomies(
 def show(
     name: Annotated[str, typer.Argument(metavar="NAME|PATH", help="A built-in taxonomy (en, zh, ud) or a taxonomy file.")],
     output_format: Annotated[
-        str, typer.Option("--format", help="text (tables), json, or xml (the file itself, to copy and edit).")
+        str, typer.Option("--format", "-f", help="text (tables), json, or xml (the file itself, to copy and edit).")
     ] = "text",
     level_name: Annotated[str | None, typer.Option("--level", help="Only categories of this level: word, phrase or sentence.")] = None,
 ) -> None:

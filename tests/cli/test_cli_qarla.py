@@ -154,7 +154,7 @@ def test_help_has_examples(run_cli) -> None:  # type: ignore[no-untyped-def]
         (["--tokenize", "bogus"], "--tokenize 'bogus': choose "),
         (["-m", " , "], "no metric requested: give -m NAMES (see `checkpoints metrics --list`)"),
         (["-m", "BLUE"], "unknown metric 'BLUE' (see `checkpoints metrics --list`)"),
-        (["-m", "NEEDS-LANG"], "NEEDS-LANG depends on the target language: give --target-lang LANG"),
+        (["-m", "NEEDS-LANG"], "NEEDS-LANG depends on the target language: give --tgt-lang LANG"),
     ],
 )
 def test_usage_errors(run_cli, test_only_metrics, files, args, message) -> None:  # type: ignore[no-untyped-def]

@@ -166,7 +166,7 @@ def test_mqm_with_bleu_equals_sacrebleu(meta_data: Path, capsys: pytest.CaptureF
          "checkpoints: error: excluded system 'nobody' is not in"),
         # MQM files do not say their language: METEOR and ROUGE need it named, never assumed.
         (["--mqm", "{ende}", "--reference-system", "ref", "-m", "BLEU,METEOR-st,ROUGE-L"], 2,
-         "checkpoints: error: METEOR-st, ROUGE-L depend on the target language: give --target-lang LANG\n"),
+         "checkpoints: error: METEOR-st, ROUGE-L depend on the target language: give --tgt-lang LANG\n"),
         (["--mqm", "{ende}", "--reference-system", "ref", "-m", "TEST-len", "--output", "{missing}/out.json"], 1,
          "checkpoints: error: {missing}/out.json: folder {missing} does not exist\n"),
     ],

@@ -103,7 +103,7 @@ def test_queen_json(capsys, files) -> None:
                          "(Asiya's rule; `checkpoints qarla --trans-topic` works with two)"),
     ("ULC(BLEU,METEOR-pa)", "ULC(BLEU,METEOR-pa) needs --paraphrase-table FILE"),
     ("ULC(BLEU,METEOR-ex)", "ULC(BLEU,METEOR-ex) depends on the target language, which raw text does not declare: "
-                            "give --target-lang LANG"),
+                            "give --tgt-lang LANG"),
 ])
 def test_bad_combinations(capsys, files, metrics: str, message: str) -> None:
     code, out, err = run(capsys, "-r", files["ref.txt"], "-s", f"A={files['A.txt']}", "-m", metrics)

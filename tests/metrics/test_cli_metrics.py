@@ -324,7 +324,7 @@ def test_raw_text_needs_the_target_language_for_language_metrics(capsys, files, 
     assert (code, out) == (2, "")
     needing = "METEOR-st depends" if names[1] == "METEOR-st" else "ROUGE-L, METEOR-ex depend"
     assert err == (f"checkpoints: error: {needing} on the target language, which raw text does not declare: "
-                   "give --target-lang LANG\n")
+                   "give --tgt-lang LANG\n")
 
 
 def test_metrics_that_ignore_the_language_need_no_target_lang(capsys, files) -> None:
