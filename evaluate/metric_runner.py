@@ -34,8 +34,9 @@ from itertools import combinations
 
 import numpy as np
 
-from checkpoints.errors import CheckpointsError, UsageError
+from checkpoints.errors import CheckpointsError, InputError, UsageError
 from checkpoints.evaluate.metrics.base import Metric, MetricCache, MetricOptions
+from checkpoints.evaluate.metrics.edit import SegmentTooLong
 from checkpoints.evaluate.metrics.registry import get_metric
 from checkpoints.evaluate.resample import (
     PairedOutcome,
@@ -157,10 +158,14 @@ def segment_statistics(metric: Metric, testbed: Testbed, include_refs: bool = Fa
     """
     references = [reference.segments for reference in testbed.references]
     sources = testbed.source.segments if testbed.source is not None else testbed.references[0].segments
-    result = {
-        system.name: _as_matrix(metric, metric.corpus_stats(system.segments, references, sources), testbed.n_segments)
-        for system in testbed.systems
-    }
+    result = {}
+    for system in testbed.systems:
+        try:
+            stats = metric.corpus_stats(system.segments, references, sources)
+        except SegmentTooLong as error:  # named by its file and line, as every bad input is
+            where = system if error.side == "system" else testbed.references[0]
+            raise InputError(where.path, where.lines[error.index], error.problem) from None
+        result[system.name] = _as_matrix(metric, stats, testbed.n_segments)
     if include_refs:
         for index, reference in enumerate(testbed.references):
             others = references[:index] + references[index + 1 :]

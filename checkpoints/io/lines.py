@@ -6,11 +6,16 @@ bundled demo data) can stay compressed.
 
 from __future__ import annotations
 
-import gzip
 from collections.abc import Iterator
 from pathlib import Path
 
 from checkpoints.errors import InputError
+from checkpoints.io.bounded import (
+    check_line_length,
+    gunzip_bounded,
+    max_line_chars,
+    read_file_bytes,
+)
 
 
 def read_lines(path: str | Path) -> list[str]:
@@ -19,14 +24,11 @@ def read_lines(path: str | Path) -> list[str]:
 
 
 def iter_lines(path: str | Path) -> Iterator[str]:
-    try:
-        raw = Path(path).read_bytes()
-        if str(path).endswith(".gz"):
-            raw = gzip.decompress(raw)
-    except (OSError, EOFError) as error:
-        if isinstance(error, (FileNotFoundError, IsADirectoryError, PermissionError)):
-            raise _open_error(path, error) from None
-        raise InputError(path, None, f"not a readable gzip file ({error})") from None
+    """The file's lines; a ``.gz`` file inflated with a bound, and every line bounded
+    (:mod:`checkpoints.io.bounded`)."""
+    raw = read_file_bytes(path)
+    if str(path).endswith(".gz"):
+        raw = gunzip_bounded(raw, path)
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     try:
@@ -40,13 +42,8 @@ def iter_lines(path: str | Path) -> Iterator[str]:
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    for line in lines:
+    limit = max_line_chars()
+    for number, line in enumerate(lines, start=1):
+        if len(line) > limit:
+            check_line_length(path, number, line, limit)
         yield line.removesuffix("\r")
-
-
-def _open_error(path: str | Path, error: OSError) -> InputError:
-    if isinstance(error, FileNotFoundError):
-        return InputError(path, None, "no such file")
-    if isinstance(error, IsADirectoryError):
-        return InputError(path, None, "is a directory, not a file")
-    return InputError(path, None, "permission denied")

@@ -40,6 +40,7 @@ from pathlib import Path
 from lxml import etree
 
 from checkpoints.errors import InputError
+from checkpoints.io.bounded import GZIP_MAGIC, gunzip_bounded, read_file_bytes
 from checkpoints.io.lines import read_lines
 from checkpoints.io.testset_model import UNKNOWN_DOC, SetKind, TextSet
 from checkpoints.io.xml import parse_xml_file
@@ -319,14 +320,9 @@ class _SetBuilder:
 
 
 def _read_bytes(path: str | Path) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputError(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(path, None, "is a directory, not a file") from None
-    except PermissionError:
-        raise InputError(path, None, "permission denied") from None
+    """The file's bytes (gzip data inflated with a bound)."""
+    raw = read_file_bytes(path)
+    return gunzip_bounded(raw, path) if raw.startswith(GZIP_MAGIC) else raw
 
 
 def _decode(path: str | Path) -> str:

@@ -9,17 +9,15 @@ closes the door on entity tricks. Every problem, including lxml's own errors
 
 from __future__ import annotations
 
-import gzip
 import re
-import zlib
 from pathlib import Path
 
 from lxml import etree
 
 from checkpoints.errors import InputError
+from checkpoints.io.bounded import GZIP_MAGIC, gunzip_bounded, read_file_bytes
 
 _POSITION = re.compile(r",? line \d+, column \d+(?: \([^)]*\))?$")
-_GZIP_MAGIC = b"\x1f\x8b"
 HUGE_VALUE_LIMIT = 10_000_000
 """libxml2's limit on one text or attribute value without ``huge_tree``, in bytes."""
 
@@ -51,21 +49,9 @@ def clean_message(message: str) -> str:
 def read_xml_bytes(path: str | Path) -> bytes:
     """The file's bytes, gunzipped when they are gzip data (``suite.xml.gz``); one-line errors
     for a missing, unreadable, empty or broken compressed file."""
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputError(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(path, None, "is a directory, not a file") from None
-    except PermissionError:
-        raise InputError(path, None, "permission denied") from None
-    except OSError as error:
-        raise InputError(path, None, f"cannot read: {error.strerror or error}") from None
-    if raw.startswith(_GZIP_MAGIC):
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as error:
-            raise InputError(path, None, f"not a readable gzip file ({error})") from None
+    raw = read_file_bytes(path)
+    if raw.startswith(GZIP_MAGIC):
+        raw = gunzip_bounded(raw, path)
     if not raw.strip():
         raise InputError(path, None, "empty file: expected XML")
     return raw

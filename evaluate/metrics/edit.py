@@ -38,6 +38,7 @@ lower-case with ``case=ci``.
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -45,6 +46,7 @@ import numpy as np
 from sacrebleu.metrics import lib_ter
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 
+from checkpoints.errors import CorpusMismatch
 from checkpoints.evaluate.metrics.base import (
     Aggregation,
     MetricCache,
@@ -92,8 +94,44 @@ def levenshtein_matrix(hypothesis: Sequence[str], reference: Sequence[str]) -> n
 
 
 def levenshtein(hypothesis: Sequence[str], reference: Sequence[str]) -> int:
-    """Word edit distance (substitutions + insertions + deletions)."""
-    return int(levenshtein_matrix(hypothesis, reference)[-1, -1])
+    """Word edit distance (substitutions + insertions + deletions): the last cell of
+    :func:`levenshtein_matrix`, computed one row at a time (memory linear in the length)."""
+    hyp, ref = _ids(hypothesis, reference)
+    columns = np.arange(len(hyp) + 1, dtype=np.int64)
+    previous = columns
+    best = np.empty_like(columns)
+    for row in range(1, len(ref) + 1):
+        best[0] = row
+        best[1:] = np.minimum(previous[:-1] + (hyp != ref[row - 1]), previous[1:] + 1)
+        previous = np.minimum.accumulate(best - columns) + columns
+    return int(previous[-1])
+
+
+MAX_EDIT_WORDS = 2_000
+"""Longest segment (words, either side) the edit-distance metrics align; ``$CHECKPOINTS_MAX_EDIT_WORDS``
+raises it. TER's shift search caches rows of the reference's length, and a segment of 150,000 words
+(one 1 MB line) took gigabytes: such a segment is refused with its line number instead."""
+
+
+class SegmentTooLong(CorpusMismatch):
+    """A segment longer than the edit-distance metrics align (:data:`MAX_EDIT_WORDS`); ``index`` is
+    the 0-based segment, ``side`` ``system`` or ``reference``, so that a caller can name the file."""
+
+    def __init__(self, index: int, side: str, problem: str) -> None:
+        super().__init__(f"segment {index + 1} ({side}): {problem}")
+        self.index, self.side, self.problem = index, side, problem
+
+
+def check_edit_length(index: int, words: Sequence[str], metric: str, side: str) -> None:
+    """Refuse segment ``index`` (0-based) when ``words`` is longer than the bound."""
+    configured = os.environ.get("CHECKPOINTS_MAX_EDIT_WORDS")
+    limit = int(configured) if configured and configured.isdigit() else MAX_EDIT_WORDS
+    if len(words) > limit:
+        raise SegmentTooLong(
+            index, side,
+            f"{len(words):,} words, longer than the {limit:,} that {metric} aligns (its time and memory grow with "
+            "the square of the length): split it, or set CHECKPOINTS_MAX_EDIT_WORDS",
+        )
 
 
 def per_errors(hypothesis: Sequence[str], reference: Sequence[str]) -> tuple[int, int, int]:
@@ -161,18 +199,22 @@ def cder_distance(
     (``minimum.accumulate``), and a long jump reaches any candidate position
     from the column's minimum at cost 1.
     """
-    if substitution is None:
-        hyp, ref = _ids(hypothesis, reference)
-        costs = (hyp[:, None] != ref[None, :]).astype(np.float64)
-    else:
-        costs = np.array([[substitution(e, r) for r in reference] for e in hypothesis], dtype=np.float64)
-        costs = costs.reshape(len(hypothesis), len(reference))
+    hyp, ref = _ids(hypothesis, reference)
+
+    def costs(position: int) -> np.ndarray:
+        """c(e_i, r) of every candidate word against reference word ``position`` (one column at a time:
+        memory linear in the length)."""
+        if substitution is None:
+            return (hyp != ref[position]).astype(np.float64)
+        word = reference[position]
+        return np.array([substitution(e, word) for e in hypothesis], dtype=np.float64)
+
     positions = np.arange(len(hypothesis) + 1, dtype=np.float64)
     column = np.minimum(positions, 1.0)  # D(0, 0) = 0; any D(i, 0) is one long jump away
     for position in range(len(reference)):
         best = np.empty_like(column)
         best[0] = column[0] + 1
-        best[1:] = np.minimum(column[:-1] + costs[:, position], column[1:] + 1)
+        best[1:] = np.minimum(column[:-1] + costs(position), column[1:] + 1)
         column = np.minimum.accumulate(best - positions) + positions
         column = np.minimum(column, column.min() + 1)
     return float(column[-1])
@@ -206,9 +248,12 @@ def error_table(cache: MetricCache, kind: str, hypotheses: Sequence[str], refere
         row = seen.get(key)
         if row is None:
             hyp = tokens(hypothesis)
-            row = seen[key] = _best_reference(
-                [(distance(hyp, ref), len(ref)) for ref in (tokens(ref_set[index]) for ref_set in references)]
-            )
+            check_edit_length(index, hyp, kind.upper(), "system")
+            candidates = []
+            for ref in (tokens(ref_set[index]) for ref_set in references):
+                check_edit_length(index, ref, kind.upper(), "reference")
+                candidates.append((distance(hyp, ref), len(ref)))
+            row = seen[key] = _best_reference(candidates)
         rows.append(row)
     return np.array(rows, dtype=np.float64).reshape(len(hypotheses), 2)
 
@@ -357,8 +402,10 @@ class TerReferences:
         cached = self._rows.get(key)
         if cached is None:
             words = self.prepare(hypothesis)
+            check_edit_length(index, words, "TER", "system")
             best, total_length = None, 0
             for reference in self.words[index]:
+                check_edit_length(index, reference, "TER", "reference")
                 edits, length = ter_edits(words, reference)
                 total_length += length
                 if best is None or edits < best:

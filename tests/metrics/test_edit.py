@@ -298,3 +298,13 @@ def test_bad_input() -> None:
         get_metric("-WER", MetricOptions(case="CS"))
     with pytest.raises(UsageError, match="unknown tokenizer 'spacy'"):
         get_metric("-PER", MetricOptions(tokenize="spacy"))
+
+
+def test_levenshtein_row_by_row_equals_the_matrix_corner() -> None:
+    import random
+
+    rng = random.Random(7)
+    for _ in range(200):
+        hyp = [rng.choice("abcde") for _ in range(rng.randrange(0, 12))]
+        ref = [rng.choice("abcde") for _ in range(rng.randrange(0, 12))]
+        assert levenshtein(hyp, ref) == levenshtein_matrix(hyp, ref)[-1, -1]

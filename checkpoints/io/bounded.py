@@ -1,0 +1,97 @@
+"""Reading input files with bounds: a small gzip file that inflates to gigabytes, or one line of
+fifty megabytes, is refused in one line instead of taking the machine's memory.
+
+* **Decompression** streams (``zlib.decompressobj``) and stops as soon as the
+  output passes :func:`inflate_limit` — the larger of :data:`MIN_INFLATE_LIMIT`
+  and :data:`MAX_RATIO` times the compressed size (text compresses 3–12 times;
+  a decompression bomb a thousand times), or ``$CHECKPOINTS_MAX_INFLATED_BYTES``.
+* **Lines** longer than :data:`MAX_LINE_CHARS` (``$CHECKPOINTS_MAX_LINE_CHARS``)
+  are refused with their line number: no sentence is a million characters
+  long, and the metrics' edit distances grow with the square of a segment.
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from pathlib import Path
+
+from checkpoints.errors import InputError
+
+GZIP_MAGIC = b"\x1f\x8b"
+MIN_INFLATE_LIMIT = 512 * 1024 * 1024
+MAX_RATIO = 100
+MAX_LINE_CHARS = 1_000_000
+CHUNK = 1 << 20
+
+
+def read_file_bytes(path: str | Path) -> bytes:
+    """The file's bytes, with one-line errors for a missing, directory or unreadable file."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(path, None, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(path, None, "is a directory, not a file") from None
+    except PermissionError:
+        raise InputError(path, None, "permission denied") from None
+    except OSError as error:
+        raise InputError(path, None, f"cannot read: {error.strerror or error}") from None
+
+
+def inflate_limit(compressed: int) -> int:
+    """Most bytes a compressed input of ``compressed`` bytes may inflate to."""
+    configured = os.environ.get("CHECKPOINTS_MAX_INFLATED_BYTES")
+    if configured and configured.isdigit():
+        return int(configured)
+    return max(MIN_INFLATE_LIMIT, MAX_RATIO * compressed)
+
+
+def gunzip_bounded(raw: bytes, path: str | Path) -> bytes:
+    """``raw`` gzip data inflated in chunks, refused once past :func:`inflate_limit` (concatenated
+    gzip members, as ``cat a.gz b.gz`` makes, are read in turn)."""
+    limit = inflate_limit(len(raw))
+    pieces: list[bytes] = []
+    size = 0
+    offset = 0
+    view = memoryview(raw)
+    try:
+        while offset < len(raw):
+            inflater = zlib.decompressobj(wbits=31)
+            consumed = 0
+            while not inflater.eof:
+                feed = inflater.unconsumed_tail
+                if not feed:
+                    feed = view[offset + consumed : offset + consumed + CHUNK]
+                    consumed += len(feed)
+                out = inflater.decompress(feed, CHUNK)
+                if not out and not feed:
+                    raise InputError(path, None, "not a readable gzip file (it ends before its end-of-stream marker)")
+                size += len(out)
+                if size > limit:
+                    raise InputError(
+                        path, None,
+                        f"inflates to more than {limit:,} bytes ({len(raw):,} compressed): refused as a "
+                        "decompression bomb (set CHECKPOINTS_MAX_INFLATED_BYTES to allow more)",
+                    )
+                pieces.append(out)
+            offset += consumed - len(inflater.unused_data)
+            if bytes(view[offset : offset + 2]) != GZIP_MAGIC:
+                break  # trailing bytes after the last member, which gzip itself ignores
+    except zlib.error as error:
+        raise InputError(path, None, f"not a readable gzip file ({error})") from None
+    return b"".join(pieces)
+
+
+def max_line_chars() -> int:
+    configured = os.environ.get("CHECKPOINTS_MAX_LINE_CHARS")
+    return int(configured) if configured and configured.isdigit() else MAX_LINE_CHARS
+
+
+def check_line_length(path: str | Path, number: int, line: str, limit: int) -> None:
+    if len(line) > limit:
+        raise InputError(
+            path, number,
+            f"a line of {len(line):,} characters (more than {limit:,}): refused, no sentence is that long "
+            "(set CHECKPOINTS_MAX_LINE_CHARS to allow longer lines)",
+        )
