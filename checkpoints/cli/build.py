@@ -70,6 +70,7 @@ def build(
     confirm: Annotated[bool, typer.Option("--confirm/--no-confirm", help="Keep phrase and clause references only when the aligner is sure of every link.")] = True,
     complete: Annotated[bool, typer.Option("--complete/--no-complete", help="Complete references on the target side with the function words the aligner leaves out (auxiliaries, clitics, governed prepositions).")] = True,
     audit: Annotated[bool, typer.Option("--audit/--no-audit", help="Audit the new suite (reference self-score, substitution test) and keep the audit in its summary.")] = True,
+    threads: Annotated[int | None, typer.Option("--threads", help="CPU threads for parsing raw text (default: torch's, one per core; 1 is often faster for small corpora).")] = None,
     replace: Annotated[bool, typer.Option("--replace", help="Replace a suite of the same name (in one transaction: an interrupted build keeps the old one).")] = False,
     stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", help="Stanza models: stanza's resources (models download), a directory written by models train, or a folder of those (default: $CHECKPOINTS_STANZA_DIR, else stanza's).")] = None,
 ) -> None:
@@ -98,6 +99,7 @@ def build(
         confirm=confirm,
         complete=complete,
         audit=audit,
+        threads=threads,
     )
     if not replace:  # a name clash found now, not after a long build
         check_name_free(db, request.suite_name())

@@ -73,12 +73,42 @@ def progress_bar(*, refresh_thread: bool = True) -> Iterator[Progress]:
         yield progress
 
 
+PLAIN_AFTER_S = 5.0
+"""Without a terminal, a stage says how far it got once it has run this long ..."""
+PLAIN_EVERY_S = 15.0
+"""... and then this often, and when it ends: a CI log shows that a long build is alive."""
+
+
+def plain_progress(description: str, total: int) -> Callable[[int], None]:
+    """Progress as plain lines on stderr, for logs: nothing for a stage shorter than
+    :data:`PLAIN_AFTER_S`, then a line every :data:`PLAIN_EVERY_S` and one at the end."""
+    started = time.monotonic()
+    state = {"done": 0, "shown": started, "printed": False}
+
+    def advance(n: int) -> None:
+        state["done"] += n
+        now = time.monotonic()
+        finished = total > 0 and state["done"] >= total
+        wait = PLAIN_EVERY_S if state["printed"] else PLAIN_AFTER_S
+        if (finished and state["printed"]) or (not finished and now - state["shown"] >= wait):
+            share = f" ({100 * state['done'] / total:.0f}%)" if total > 0 else ""
+            status = "done" if finished else "so far"
+            sys.stderr.write(f"{description}: {state['done']:,}/{total:,}{share} {status}, {now - started:.0f} s\n")
+            sys.stderr.flush()
+            state["shown"], state["printed"] = now, True
+
+    return advance
+
+
 def stage_progress(bar: Progress) -> Callable[[str, int], Callable[[int], None]]:
-    """The library's ``progress(description, total) -> advance(n)`` callback, drawn on ``bar``."""
+    """The library's ``progress(description, total) -> advance(n)`` callback, drawn on ``bar``
+    (on a terminal), or :func:`plain_progress` lines (in a log)."""
 
     redrawn = [0.0]
 
     def progress(description: str, total: int) -> Callable[[int], None]:
+        if bar.disable:
+            return plain_progress(description, total)
         task = bar.add_task(description, total=total)
         if bar.live.auto_refresh:
             return lambda n: bar.advance(task, n)
