@@ -13,7 +13,7 @@ outputs) and needs:
 * the trained models of the pair's languages in ``--models``
   (``checkpoints models train``; the repository's ``models/`` folder holds
   English, German and Chinese);
-* eflomal (``pip install 'mt-checkpoints[eflomal]'``);
+* eflomal (a dependency of the package);
 * a real dictionary: FreeDict's English–German from Debian's
   ``dict-freedict-eng-deu`` package for en→de, CC-CEDICT (the ``cedict``
   dictionary the package installs) for zh→en.

@@ -75,8 +75,8 @@ def _eflomal(model: str | None, method: str | None) -> Aligner:
 
 
 ALIGNERS: dict[str, Callable[[str | None, str | None], Aligner]] = {
-    "simalign": _simalign,
     "eflomal": _eflomal,
+    "simalign": _simalign,
 }
 """Aligner name → factory taking ``(model, method)``; None means the aligner's default.
 

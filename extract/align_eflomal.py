@@ -41,7 +41,7 @@ from checkpoints.model import Alignment
 
 logger = logging.getLogger(__name__)
 
-INSTALL_HINT = "the eflomal aligner is not installed: pip install 'mt-checkpoints[eflomal]'"
+INSTALL_HINT = "the eflomal aligner is not installed (mt-checkpoints depends on it): pip install 'eflomal>=2.0'"
 
 _PLACEHOLDER = "\u2581"
 """Stands in for a space inside a token and for an empty token (eflomal splits on whitespace)."""

@@ -83,7 +83,6 @@ def test_pharaoh_links_attribute_the_rated_span_exactly(run_cli, ted_db: Path, o
 
 
 def test_eflomal_links_every_system_and_leave_out_the_reference(run_cli, ted_db: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    pytest.importorskip("eflomal")
     output = tmp_path / "ted.csv"
     code, out, err = run_cli("attribute", "--db", ted_db, "--mqm", MQM, "--format", "csv", "-o", output)
     assert code == 0 and out == "", err

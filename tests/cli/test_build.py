@@ -273,7 +273,7 @@ def _bad_conllu(tmp_path: Path) -> Path:
         ("unknown-taxonomy", 1, "xx: no such taxonomy file (built-in taxonomies: en, ud, zh)"),
         ("raw-and-conllu", 2, "give either --source/--reference or --source-conllu/--reference-conllu, not both"),
         ("no-reference", 2, "--source-conllu needs at least one --reference-conllu (and the other way round)"),
-        ("bad-aligner", 2, "unknown aligner 'giza' (choose simalign or eflomal)"),
+        ("bad-aligner", 2, "unknown aligner 'giza' (choose eflomal or simalign)"),
     ],
 )
 def test_bad_inputs_give_one_line_and_store_nothing(

@@ -96,7 +96,7 @@ def test_missing_eflomal_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "eflomal", None)  # makes "import eflomal" fail
     with pytest.raises(ModelNotAvailable) as caught:
         EflomalAligner().align([(["a"], ["b"])])
-    assert str(caught.value) == "the eflomal aligner is not installed: pip install 'mt-checkpoints[eflomal]'"
+    assert str(caught.value) == "the eflomal aligner is not installed (mt-checkpoints depends on it): pip install 'eflomal>=2.0'"
 
 
 @pytest.mark.parametrize(

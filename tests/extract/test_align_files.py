@@ -78,7 +78,7 @@ def test_aligners_by_name() -> None:
 def test_aligner_errors() -> None:
     with pytest.raises(UsageError) as caught:
         make_aligner("giza")
-    assert str(caught.value) == "unknown aligner 'giza' (choose simalign or eflomal)"
+    assert str(caught.value) == "unknown aligner 'giza' (choose eflomal or simalign)"
     with pytest.raises(UsageError) as caught:
         make_aligner("eflomal", "bert-base-multilingual-cased")
     assert str(caught.value) == "--align-model applies to simalign only: eflomal learns from the corpus itself"

@@ -33,7 +33,6 @@ def ted_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_each_category_is_correlated_with_its_own_penalty(run_cli, ted_db: Path) -> None:  # type: ignore[no-untyped-def]
-    pytest.importorskip("eflomal")
     from checkpoints.service.store import load_stored_suite
 
     code, out, err = run_cli("meta", "--mqm", MQM, "--reference-system", "ref", "-m", "BLEU,chrF",

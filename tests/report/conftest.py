@@ -33,7 +33,6 @@ def ted_attribution(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     and the JSON ``checkpoints attribute --format json`` writes for the MQM release's 13 systems."""
     import json
 
-    pytest.importorskip("eflomal")  # attribute links the outputs with eflomal
     from checkpoints.service.attribute import AttributeRequest, attribute
     from checkpoints.service.build import BuildRequest, build_suite
     from checkpoints.service.evaluate import evaluate_systems
