@@ -12,7 +12,8 @@ Syntax of an attribute value (form, lemma, upos, xpos, deprel):
 - ``obl:*``  -- an alternative ending in ``:*`` also matches every subtype
   (``obl``, ``obl:tmod``, ``obl:agent``);
 - ``~REGEX`` -- the value contains a match of the Python regular expression
-  (``re.search``; anchor with ``^``/``$``; ``(?i)`` for case-insensitivity);
+  (``re.search``; anchor with ``^``/``$``; ``(?i)`` for case-insensitivity),
+  searched with the ``regex`` module under a time bound (:data:`REGEX_TIMEOUT_S`);
 - a leading ``!`` negates any of the above (``!case:loc``, ``!~^[0-9]``).
 
 Syntax of ``feats`` (the CoNLL-U FEATS convention, ``|`` is a conjunction):
@@ -26,6 +27,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+
+import regex
+
+from checkpoints.errors import TaxonomyError
 
 StrTest = Callable[[str], bool]
 FeatsTest = Callable[[Mapping[str, str]], bool]
@@ -69,13 +74,14 @@ def compile_value(text: str) -> ValueSpec:
         if source == "":
             raise ValueSyntaxError(f"{text!r}: empty regular expression after '~'")
         try:
-            regex = re.compile(source)
-        except re.error as error:
+            re.compile(source)  # Python's own syntax, which the documentation promises
+            compiled = regex.compile(source)
+        except (re.error, regex.error) as error:
             raise ValueSyntaxError(f"{text!r}: bad regular expression: {error}") from None
-        search = regex.search
+        search = _bounded_search(compiled, text)
         if negated:
-            return ValueSpec(text, lambda value: search(value) is None, True, None, ())
-        return ValueSpec(text, lambda value: search(value) is not None, False, None, ())
+            return ValueSpec(text, lambda value: not search(value), True, None, ())
+        return ValueSpec(text, search, False, None, ())
     alternatives = body.split("|")
     if any(alt == "" for alt in alternatives):
         raise ValueSyntaxError(f"{text!r}: empty alternative (two '|' in a row, or '|' at an end)")
@@ -89,6 +95,28 @@ def compile_value(text: str) -> ValueSpec:
     # With subtype wildcards the literal set alone does not enumerate the matches,
     # so the index lookup must also scan keys by prefix (see SentenceGraph.lookup).
     return ValueSpec(text, test, False, exact, prefixes)
+
+
+REGEX_TIMEOUT_S = 0.1
+"""Longest a value's regular expression may search one token. ``~(a|aa)+$`` backtracks
+exponentially: on a 41-character token it never ended, and the build with it."""
+
+
+class RegexTooSlow(TaxonomyError):
+    """A taxonomy regular expression that backtracks without end on some token."""
+
+
+def _bounded_search(compiled: regex.Pattern[str], text: str) -> StrTest:
+    def search(value: str) -> bool:
+        try:
+            return compiled.search(value, timeout=REGEX_TIMEOUT_S) is not None
+        except TimeoutError:
+            raise RegexTooSlow(
+                f"taxonomy value {text!r} searched {value[:40]!r} for over {REGEX_TIMEOUT_S} s: the regular "
+                "expression backtracks exponentially (nested or overlapping repetition, as in (a|aa)+); rewrite it"
+            ) from None
+
+    return search
 
 
 def _membership(exact: frozenset[str], prefixes: tuple[str, ...]) -> StrTest:

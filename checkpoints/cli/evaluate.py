@@ -73,6 +73,8 @@ def evaluate(
         emit(evaluation_csv(evaluation), output)
     else:
         emit(evaluation_table(evaluation), output)
+    for warning in evaluation.warnings:
+        stderr_console().print(f"warning: {warning}", markup=False, highlight=False, soft_wrap=True)
     if output is not None:
         stderr_console().print(f"wrote {output}")
     run_ids = sorted(set(evaluation.run_ids.values()))

@@ -13,6 +13,7 @@ fifty megabytes, is refused in one line instead of taking the machine's memory.
 from __future__ import annotations
 
 import os
+import sys
 import zlib
 from pathlib import Path
 
@@ -26,7 +27,10 @@ CHUNK = 1 << 20
 
 
 def read_file_bytes(path: str | Path) -> bytes:
-    """The file's bytes, with one-line errors for a missing, directory or unreadable file."""
+    """The file's bytes, with one-line errors for a missing, directory or unreadable file;
+    ``-`` reads standard input."""
+    if str(path) == "-":
+        return sys.stdin.buffer.read()
     try:
         return Path(path).read_bytes()
     except FileNotFoundError:

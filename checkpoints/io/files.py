@@ -9,15 +9,22 @@ half-written file in place of a good one.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
 from checkpoints.errors import OutputError
 
+STDOUT = "-"
+"""The output file name that means standard output, as in most command-line tools."""
+
 
 def check_writable(path: str | Path) -> Path:
-    """``path`` as a :class:`Path`, or an :class:`OutputError` saying why it cannot be written."""
+    """``path`` as a :class:`Path`, or an :class:`OutputError` saying why it cannot be written
+    (``-`` is standard output)."""
     target = Path(path)
+    if str(path) == STDOUT:
+        return target
     if target.is_dir():
         raise OutputError(f"{target}: is a directory, not a file")
     folder = target.parent if str(target.parent) else Path(".")
@@ -36,6 +43,10 @@ def write_atomic(path: str | Path, content: str | bytes) -> None:
     """Write ``content`` beside ``path`` and rename it into place only when complete."""
     target = check_writable(path)
     data = content.encode("utf-8") if isinstance(content, str) else content
+    if str(path) == STDOUT:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
     try:
         descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent or ".")
     except OSError as error:

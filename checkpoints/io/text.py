@@ -23,3 +23,18 @@ def read_sentences(path: str | Path, *, allow_empty: bool = False) -> list[str]:
             if not line.strip():
                 raise InputError(path, number, "empty line: one sentence per line expected")
     return lines
+
+
+def output_warnings(path: str | Path, lines: list[str]) -> list[str]:
+    """What deserves a look in a system output that is still readable: empty lines (an untranslated
+    sentence, or a shifted file) and NUL characters (a binary or badly converted file), with their lines."""
+    warnings = []
+    for what, numbers in (
+        ("empty line", [n for n, line in enumerate(lines, start=1) if not line.strip()]),
+        ("NUL character", [n for n, line in enumerate(lines, start=1) if "\0" in line]),
+    ):
+        if numbers:
+            shown = ", ".join(map(str, numbers[:10])) + (", ..." if len(numbers) > 10 else "")
+            plural = "s" if len(numbers) > 1 else ""
+            warnings.append(f"{path}: {len(numbers)} {what}{plural} (line{plural} {shown})")
+    return warnings

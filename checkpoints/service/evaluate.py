@@ -31,7 +31,7 @@ from checkpoints.evaluate.matching import DEFAULT_MAX_ORDER, MatchMode, order_la
 from checkpoints.evaluate.scopes import SystemReport
 from checkpoints.evaluate.scoring import CheckpointScorer, SystemScores
 from checkpoints.gcpause import paused_gc
-from checkpoints.io.text import read_sentences
+from checkpoints.io.text import output_warnings, read_sentences
 from checkpoints.model import SuiteData
 from checkpoints.report.checkpoint_json import evaluation_json
 from checkpoints.service.store import Store, engine_for
@@ -51,10 +51,15 @@ class Evaluation:
     signature: Signature
     run_ids: dict[str, int] = field(default_factory=dict)
     """Per system, the stored evaluation run its scores come from."""
+    warnings: list[str] = field(default_factory=list)
+    """What looked wrong in the system outputs read (empty lines, NUL characters)."""
 
 
-def read_system_outputs(systems: Sequence[tuple[str, Path]], suite: SuiteData) -> dict[str, list[str]]:
-    """Each system's translations, one line per sentence pair of the suite."""
+def read_system_outputs(
+    systems: Sequence[tuple[str, Path]], suite: SuiteData, warnings: list[str] | None = None
+) -> dict[str, list[str]]:
+    """Each system's translations, one line per sentence pair of the suite; what looks wrong in
+    them (empty lines, NUL characters: :func:`~checkpoints.io.text.output_warnings`) goes to ``warnings``."""
     outputs: dict[str, list[str]] = {}
     expected = len(suite.pairs)
     for name, path in systems:
@@ -65,6 +70,8 @@ def read_system_outputs(systems: Sequence[tuple[str, Path]], suite: SuiteData) -
                 f"{len(lines)} lines, but suite {suite.name!r} has {expected} sentence pairs (one translation per line, in pair order)",
             )
         outputs[name] = lines
+        if warnings is not None:
+            warnings.extend(output_warnings(path, lines))
     return outputs
 
 
@@ -102,7 +109,8 @@ def evaluate_systems(
         suite = load_suite(session, suite_name)
         if not checkpoint_count(suite):
             raise SuiteError(f"suite {suite.name!r} has no check-points: nothing to evaluate")
-        outputs = read_system_outputs(systems, suite)
+        warnings: list[str] = []
+        outputs = read_system_outputs(systems, suite, warnings)
         if categories is not None:  # "noun phrase" is "Noun phrase"; an unknown name suggests the closest
             categories = [suite.resolve_category(name) for name in categories]
         scorer = CheckpointScorer(
@@ -113,7 +121,7 @@ def evaluate_systems(
             scores = {name: scorer.score(lines) for name, lines in outputs.items()}
             reports = {name: result.report() for name, result in scores.items()}
             bleu = bleu_row.result()
-        evaluation = Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer))
+        evaluation = Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer), warnings=warnings)
         options = {
             "match": scorer.match.value,
             "tokenize": scorer.tokenize,

@@ -37,3 +37,32 @@ def test_report_names_what_is_missing_and_evaluates_name_equals_file(run_cli, bu
     assert html.is_file() and "wrote" in out
     code, out, _ = run_cli("runs", "list", "--db", db, "--format", "json")
     assert '"B"' in out  # B was evaluated and stored first
+
+
+def test_dash_reads_standard_input_and_writes_standard_output(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    reference = tmp_path / "ref.txt"
+    reference.write_text("the cat sat on the mat\n", encoding="utf-8")
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("checkpoints")), "metrics", "-r", str(reference), "-s", "A=-",
+         "-m", "BLEU", "-f", "json", "-o", "-"],
+        input="the cat sat on the mat\n", capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["scores"]["A"]["BLEU"] == 1.0
+    assert not (tmp_path / "-").exists() and not Path("-").exists()
+
+
+def test_empty_lines_and_nul_characters_in_a_system_output_are_named(run_cli, build_table3, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    db = tmp_path / "t3.db"
+    assert build_table3(db)[0] == 0
+    empty, nul = tmp_path / "empty.txt", tmp_path / "nul.txt"
+    empty.write_text("\n", encoding="utf-8")
+    nul.write_text("他們\0反對\n", encoding="utf-8")
+    code, _, err = run_cli("evaluate", "--db", db, "--system", f"E={empty}", "--system", f"N={nul}")
+    assert code == 0, err
+    assert f"warning: {empty}: 1 empty line (line 1)\n" in err
+    assert f"warning: {nul}: 1 NUL character (line 1)\n" in err

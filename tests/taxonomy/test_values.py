@@ -89,3 +89,22 @@ def test_feats_value_lists_presence_and_multivalued_features() -> None:
 def test_bad_feats_say_why(text: str, message: str) -> None:
     with pytest.raises(ValueSyntaxError, match=message):
         compile_feats(text)
+
+
+def test_a_regex_that_backtracks_without_end_is_stopped_and_named() -> None:
+    import time
+
+    from checkpoints.errors import TaxonomyError
+    from checkpoints.taxonomy.values import RegexTooSlow
+
+    spec = compile_value("~(a|aa)+$")
+    assert spec.test("aaa")
+    started = time.perf_counter()
+    with pytest.raises(RegexTooSlow) as caught:
+        spec.test("a" * 40 + "b")  # re.search would run for hours on this 41-character token
+    assert time.perf_counter() - started < 2.0
+    assert isinstance(caught.value, TaxonomyError)
+    assert str(caught.value).startswith("taxonomy value '~(a|aa)+$' searched 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' for over 0.1 s")
+    negated = compile_value("!~(a|aa)+$")
+    with pytest.raises(RegexTooSlow):
+        negated.test("a" * 40 + "b")
