@@ -124,11 +124,13 @@ def test_cached_model_loads_by_name_from_its_snapshot(
 
 
 def test_build_without_the_model_fails_in_one_line(empty_cache: Path, tmp_path: Path) -> None:
-    """The README's CoNLL-U build offline: one line, exit 1, no database, no network, torch never imported."""
+    """A CoNLL-U build with simalign offline: one line, exit 1, no database, no network, torch never imported.
+    (The default aligner, eflomal, needs no model: the same build without --aligner works offline.)"""
     db = tmp_path / "x.db"
     command = [
         sys.executable, "-c", GUARD, "build", "--db", str(db), "--src-lang", "en", "--tgt-lang", "es",
         "--source-conllu", str(DEMO / "en_pud.conllu.gz"), "--reference-conllu", str(DEMO / "es_pud.conllu.gz"),
+        "--aligner", "simalign",
     ]
     started = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=tmp_path)
