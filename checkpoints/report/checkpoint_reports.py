@@ -57,7 +57,7 @@ def evaluation_table(evaluation: Evaluation) -> Group:
         caption="* best in row",
         caption_justify="left",
     )
-    table.add_column("category")
+    table.add_column("category", overflow="fold", min_width=_label_width(evaluation))  # never cut a name
     table.add_column("check-points", justify="right")
     for system in systems:
         table.add_column(system, justify="right")
@@ -101,7 +101,7 @@ def comparison_tables(comparison: Comparison, evaluation: Evaluation) -> list[Ta
     tables = [_pair_table(comparison, evaluation, pair.system_a, pair.system_b) for pair in comparison.pairs]
     if comparison.clusters and len(comparison.systems) > 2:
         table = Table(title="significance clusters (systems in one {…} do not differ significantly)")
-        table.add_column("category")
+        table.add_column("category", overflow="fold", min_width=_label_width(evaluation))
         table.add_column("ranking")
         for scope, label in ordered_scopes(evaluation):
             if scope in comparison.clusters:
@@ -123,7 +123,8 @@ def _pair_table(comparison: Comparison, evaluation: Evaluation, a: str, b: str) 
     for column, justify in [("category", "left"), ("n", "right"), (a, "right"), (b, "right"),
                             ("difference", "right"), ("95% interval", "right"), ("t", "right"),
                             ("p (adj.)", "right"), ("", "left")]:
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+        width = _label_width(evaluation) if column == "category" else None
+        table.add_column(column, justify=justify, overflow="fold", min_width=width)  # type: ignore[arg-type]
     for scope, label in ordered_scopes(evaluation):
         result = pair.result(scope)
         table.add_row(*_comparison_cells(label, result), end_section=scope.kind is not ScopeKind.CATEGORY)
@@ -164,3 +165,9 @@ def comparison_csv(comparison: Comparison, evaluation: Evaluation) -> str:
             ])
     writer.writerow(["#", "signature", comparison_signature(comparison, evaluation).format()] + [""] * 12)
     return buffer.getvalue()
+
+
+def _label_width(evaluation: Evaluation) -> int:
+    """Room for the longest category name (up to 40 characters), so that a narrow terminal wraps
+    the numbers rather than cutting "Predicate-complement phrase" to "Predicate-compleme…"."""
+    return min(40, max((len(label) for _, label in ordered_scopes(evaluation)), default=8))

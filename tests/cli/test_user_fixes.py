@@ -66,3 +66,19 @@ def test_empty_lines_and_nul_characters_in_a_system_output_are_named(run_cli, bu
     assert code == 0, err
     assert f"warning: {empty}: 1 empty line (line 1)\n" in err
     assert f"warning: {nul}: 1 NUL character (line 1)\n" in err
+
+
+def test_long_category_names_are_not_cut_on_a_narrow_terminal(run_cli, table8_inputs, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import io
+
+    from rich.console import Console
+
+    from checkpoints.report.checkpoint_reports import evaluation_table
+    from checkpoints.service.evaluate import evaluate_systems
+
+    db = tmp_path / "t8.db"
+    assert run_cli("import", "--db", db, table8_inputs["xml"])[0] == 0
+    evaluation = evaluate_systems(db, [("A", table8_inputs["a"]), ("B", table8_inputs["b"])])
+    buffer = io.StringIO()
+    Console(file=buffer, width=50, no_color=True).print(evaluation_table(evaluation))
+    assert "Preposition-object phrase" in buffer.getvalue() and "…" not in buffer.getvalue()

@@ -87,7 +87,7 @@ def test_show_unknown_taxonomy_raises_the_one_line_error(app: typer.Typer, tmp_p
     assert isinstance(result.exception, TaxonomyError)
 
 
-def test_validate_reports_file_and_line(app: typer.Typer, tmp_path: Path) -> None:
+def test_validate_reports_file_and_line(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     bad = tmp_path / "bad.xml"
     bad.write_text(
         '<taxonomy name="t" language="en" version="1">\n'
@@ -95,13 +95,12 @@ def test_validate_reports_file_and_line(app: typer.Typer, tmp_path: Path) -> Non
         '<pattern>\n<node id="a" head="b"/>\n<checkpoint nodes="a"/>\n</pattern>\n</category>\n</taxonomy>\n',
         encoding="utf-8",
     )
-    result = runner.invoke(app, ["taxonomy", "validate", str(bad)])
-    assert result.exit_code == 1
-    assert result.stdout == ""
-    assert result.stderr == f"{bad}:4: node 'a': head='b' names no node of this pattern (nodes: a)\n"
+    code, out, err = run_cli("taxonomy", "validate", bad)
+    assert (code, out) == (1, "")
+    assert err == f"checkpoints: error: {bad}:4: node 'a': head='b' names no node of this pattern (nodes: a)\n"
 
 
-def test_validate_reports_a_broken_word_list(app: typer.Typer, tmp_path: Path) -> None:
+def test_validate_reports_a_broken_word_list(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "terms.txt").write_text("fine\nbad\tX=1=2\n", encoding="utf-8")
     path = tmp_path / "t.xml"
     path.write_text(
@@ -109,9 +108,9 @@ def test_validate_reports_a_broken_word_list(app: typer.Typer, tmp_path: Path) -
         '<description>d</description><wordlist file="terms.txt"/></category></taxonomy>',
         encoding="utf-8",
     )
-    result = runner.invoke(app, ["taxonomy", "validate", str(path)])
-    assert result.exit_code == 1
-    assert result.stderr == f"{tmp_path / 'terms.txt'}:2: bad tag 'X=1=2': expected NAME or NAME=COUNT\n"
+    code, _, err = run_cli("taxonomy", "validate", path)
+    assert code == 1
+    assert err == f"checkpoints: error: {tmp_path / 'terms.txt'}:2: bad tag 'X=1=2': expected NAME or NAME=COUNT\n"
 
 
 @pytest.mark.parametrize("command", [["taxonomy"], ["taxonomy", "list"], ["taxonomy", "show"], ["taxonomy", "validate"]])
