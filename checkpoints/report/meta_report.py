@@ -120,7 +120,7 @@ def learn_tables(learned: LearnResult) -> list[object]:
     for feature in learned.features:
         scores.add_row(feature, *(format_value(learned.baseline_value(feature, name), None) for name in criteria))
     weights = Table(
-        title=f"weights (final fit on every segment; {'standardised' if learned.method.value == 'ranksvm' else 'raw'} features)",
+        title="weights (final fit on every segment; standardised features)",
         title_justify="left",
     )
     weights.add_column("feature")

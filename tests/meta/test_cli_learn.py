@@ -66,7 +66,7 @@ def test_learn_perceptron_json(run_cli, ende: list[object]) -> None:  # type: ig
     learned = document["learn"]
     assert learned["method"] == "perceptron" and learned["features"] == ["TEST-len", "TEST-hits"]
     assert sorted(s for fold in learned["folds"] for s in fold) == [0, 1, 2]  # one segment per fold
-    assert set(learned["weights"]) == {"TEST-len", "TEST-hits"} and learned["weights_scale"] == "raw"
+    assert set(learned["weights"]) == {"TEST-len", "TEST-hits"} and learned["weights_scale"] == "standardised"
     assert set(learned["cv"]) == {"pearson", "pairwise-accuracy"}
     assert len(learned["cv"]["pearson"]["folds"]) == 3
     # Each feature alone on one-segment folds is the grouped-by-item value (mean of per-segment correlations).

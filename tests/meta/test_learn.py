@@ -124,3 +124,17 @@ def test_fold_counts_are_checked() -> None:
         LearnOptions(Learner.RANKSVM, ("a", "a"))
     with pytest.raises(UsageError, match="at least one feature"):
         LearnOptions(Learner.PERCEPTRON, ())
+
+
+def test_the_perceptron_does_not_depend_on_a_metrics_scale() -> None:
+    """A metric reported in [0, 100] (chrF) and one in [0, 1] (BLEU) weigh alike: the perceptron's
+    features are standardised as the ranking SVM's are, so multiplying one feature by 100 changes
+    no ranking the learned score makes."""
+    features, human = toy()
+    scaled = features.copy()
+    scaled[..., 1] *= 100.0
+    options = LearnOptions(Learner.PERCEPTRON, ("f0", "f1"))
+    plain = fit_model(features, human, range(SEGMENTS), options, seed=1)
+    wide = fit_model(scaled, human, range(SEGMENTS), options, seed=1)
+    assert wide.weights.tolist() == pytest.approx(plain.weights.tolist())
+    assert np.argsort(wide.score(scaled), axis=0).tolist() == np.argsort(plain.score(features), axis=0).tolist()
