@@ -91,7 +91,9 @@ def compare(
         emit(comparison_csv(comparison, evaluation), output)
     else:
         from rich.console import Group
+        from rich.text import Text
 
-        emit(Group(*comparison_tables(comparison, evaluation)), output)
+        summary = [Text(sentence) for sentence in report["summary"]]  # names are data, not markup
+        emit(Group(*comparison_tables(comparison, evaluation), Text(""), *summary), output)
     if output is not None:
         stderr_console().print(f"wrote {output}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from checkpoints.evaluate.matching import order_label
+from checkpoints.report.comparison_summary import summary_sentences
 
 if TYPE_CHECKING:
     from checkpoints.evaluate.compare import Comparison
@@ -40,6 +41,7 @@ def comparison_json(comparison: Comparison, evaluation: Evaluation) -> dict[str,
     report["bleu"] = dict(evaluation.bleu)
     report["runs"] = dict(evaluation.run_ids)
     report["signature"] = comparison_signature(comparison, evaluation).format()
+    report["summary"] = summary_sentences(report)
     return report
 
 

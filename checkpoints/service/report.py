@@ -21,6 +21,7 @@ from typing import Any
 from checkpoints.errors import InputError, UsageError
 from checkpoints.gcpause import paused_gc
 from checkpoints.io.files import check_writable, write_atomic
+from checkpoints.report.comparison_summary import summary_sentences
 from checkpoints.service.store import Store, engine_for
 
 
@@ -252,6 +253,7 @@ def _assemble(evaluation: Any, report: dict[str, Any], options: dict[str, Any], 
         "systems": systems,
         "reference": reference,
         "signature": report["signature"],
+        "summary": report.get("summary") or summary_sentences(report),  # runs stored before it was kept
         "evaluationSignature": summary["signature"],
         "settings": {key: report.get(key) for key in ("method", "samples", "seed", "correction", "alpha",
                                                         "min_checkpoints", "correction_family", "match", "tokenize",

@@ -74,7 +74,8 @@ def _header(model: dict[str, Any]) -> str:
         f"<dt>Evaluation</dt><dd><code>{text(model['evaluationSignature'])}</code></dd>\n"
         f"<dt>Made by</dt><dd>checkpoints {text(__version__)}</dd>\n"
         "</dl>\n"
-        f"{warnings}"
+        + "".join(f'<p class="summary">{text(sentence)}</p>\n' for sentence in model.get("summary", ()))
+        + f"{warnings}"
         "<details class=\"reproduce\"><summary>How to reproduce</summary>\n"
         f"<pre><code>{commands}</code></pre></details>\n"
         "</header>\n"
