@@ -88,6 +88,9 @@ def _syntax_problem(error: etree.XMLSyntaxError) -> str:
     message = clean_message(error.msg or str(error))
     if "XML_PARSE_HUGE" in message or "Resource limit exceeded" in message:
         return f"a value longer than {HUGE_VALUE_LIMIT:,} bytes (the limit for one text or attribute value)"
+    if "amplification" in message.lower() or "entity reference loop" in message.lower():
+        # libxml2 names its C function ("see xmlCtxtSetMaxAmplification"), which tells a user nothing
+        return "entities that expand to far more text than the file holds (a 'billion laughs' attack): refused"
     return message
 
 

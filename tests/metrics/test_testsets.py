@@ -324,3 +324,21 @@ def test_testbed_target_language_is_what_the_files_declare() -> None:
     assert load_testbed(InputFormat.NIST, [nist], [("mine", nist)]).target_language == "en"
     raw = load_testbed(InputFormat.RAW, [DATA / "ref1.txt"], [("A", DATA / "sysA.txt")])
     assert raw.target_language is None  # raw text does not say
+
+
+def test_a_billion_laughs_file_is_refused_in_plain_words(tmp_path: Path) -> None:
+    entities = "".join(
+        f'<!ENTITY {name} "{("&" + previous + ";") * 10 if previous else "aaaaaaaaaa"}">\n'
+        for previous, name in zip(["", *"abcdefg"], "abcdefgh", strict=True)
+    )
+    path = tmp_path / "laughs.xml"
+    path.write_text(
+        f'<?xml version="1.0"?>\n<!DOCTYPE mteval [\n{entities}]>\n'
+        '<mteval><refset setid="x" refid="r"><doc docid="d"><seg id="1">&h;</seg></doc></refset></mteval>\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(InputError) as caught:
+        read_nist_xml(path)
+    assert str(caught.value) == (
+        f"{path}:1: not well-formed XML: entities that expand to far more text than the file holds "
+        "(a 'billion laughs' attack): refused")
