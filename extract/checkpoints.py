@@ -63,6 +63,9 @@ SKIP_UNTRANSLATABLE = "aligned words cannot translate it"
 SKIP_LOW_DM = "no dictionary support"
 SKIP_UNCONFIRMED = "alignment not confirmed"
 SKIP_UNSUPPORTED_SHIFT = "class change without dictionary support"
+SKIP_ORDER = (SKIP_NOT_PARALLEL, SKIP_NOISE, SKIP_NO_ALIGNMENT, SKIP_UNTRANSLATABLE, SKIP_UNSUPPORTED_SHIFT,
+              SKIP_LOW_DM, SKIP_UNCONFIRMED)
+"""The order the build summary lists the reasons in, whatever order a corpus met them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,14 +131,18 @@ class ExtractionSummary:
             "per_category": {name: self.stored.get(name, 0) for name in order},
             "found": {name: self.found.get(name, 0) for name in order},
             "skipped": {
-                reason: {name: counts[name] for name in order if counts.get(name)}
-                for reason, counts in self.skipped.items()
+                reason: {name: self.skipped[reason][name] for name in order if self.skipped[reason].get(name)}
+                for reason in sorted(self.skipped, key=_reason_rank)
             },
             "skipped_pairs": list(self.skipped_pairs),
             "noise_filter": self.noise_filter,
             "sentences_with_trees": self.sentences_with_trees,
             "sentences_without_usable_tree": self.sentences_without_usable_tree,
         }
+
+
+def _reason_rank(reason: str) -> tuple[int, str]:
+    return (SKIP_ORDER.index(reason) if reason in SKIP_ORDER else len(SKIP_ORDER), reason)
 
 
 def extract_checkpoints(
