@@ -40,6 +40,7 @@ import numpy as np
 
 from checkpoints import __version__
 from checkpoints.errors import SuiteError, UsageError
+from checkpoints.evaluate.defaults import DEFAULT_MIN_CHECKPOINTS
 from checkpoints.evaluate.resample import (
     PairedOutcome,
     Resampler,
@@ -54,8 +55,6 @@ from checkpoints.evaluate.significance import (
     format_clusters,
     significance_clusters,
 )
-
-DEFAULT_MIN_CHECKPOINTS = 30
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from enum import StrEnum
 import numpy as np
 
 from checkpoints.errors import UsageError
+from checkpoints.evaluate.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 
 BATCH = 100
 """Resamples generated per batch: bounds memory at ``BATCH × items`` counts."""
@@ -33,8 +34,6 @@ BATCH = 100
 CACHE_BYTES = 256 * 1024 * 1024
 """Bootstrap counts up to this size are kept and reused for every system."""
 
-DEFAULT_SEED = 12345
-DEFAULT_SAMPLES = 1000
 
 ScoreFunction = Callable[[np.ndarray], np.ndarray]
 """Maps summed statistics ``(..., k)`` to scores ``(...)``, vectorised over leading axes."""

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from checkpoints.cli.common import check_format, emit, stderr_console
+from checkpoints.evaluate.defaults import DEFAULT_SEED
 
 EXAMPLES = """
 Per category: the reference's own text scored as a system (a correct
@@ -34,7 +35,7 @@ def register(app: typer.Typer) -> None:
 def audit(
     db: Annotated[str, typer.Option("--db", help="The suite database: an SQLite file or an SQLAlchemy URL.")],
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed of the substitutions: the same seed gives the same audit.")] = 12345,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed of the substitutions: the same seed gives the same audit.")] = DEFAULT_SEED,
     output_format: Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the audit to this file instead of stdout.")] = None,
 ) -> None:

@@ -9,6 +9,12 @@ from typing import Annotated
 import typer
 
 from checkpoints.cli.common import check_format, emit, quiet_libraries, stderr_console
+from checkpoints.evaluate.defaults import (
+    DEFAULT_CORRECTION,
+    DEFAULT_MIN_CHECKPOINTS,
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+)
 from checkpoints.io.files import check_writable
 
 EXAMPLES = """
@@ -39,12 +45,12 @@ def compare(
     db: Annotated[str, typer.Option("--db", help="The suite database: an SQLite file or an SQLAlchemy URL.")],
     system: Annotated[list[str], typer.Option("--system", help="A system evaluated before (NAME), or NAME=FILE to evaluate it now; repeat. The baseline counts as one.")],
     baseline: Annotated[str | None, typer.Option("--baseline", help="Compare every other system with this one only.")] = None,
-    samples: Annotated[int, typer.Option("--samples", help="Resamples (bootstrap) or trials (ar).")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed: the same seed gives the same resamples.")] = 12345,
+    samples: Annotated[int, typer.Option("--samples", help="Resamples (bootstrap) or trials (ar).")] = DEFAULT_SAMPLES,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed: the same seed gives the same resamples.")] = DEFAULT_SEED,
     method: Annotated[str, typer.Option("--method", help="bootstrap (paired, full-size, with replacement) or ar (approximate randomization).")] = "bootstrap",
-    correction: Annotated[str, typer.Option("--correction", help="Multiple-comparison correction: holm, bh (Benjamini-Hochberg) or none.")] = "holm",
+    correction: Annotated[str, typer.Option("--correction", help="Multiple-comparison correction: holm, bh (Benjamini-Hochberg) or none.")] = DEFAULT_CORRECTION,
     alpha: Annotated[float, typer.Option("--alpha", help="Significance level after correction.")] = 0.05,
-    min_checkpoints: Annotated[int, typer.Option("--min-checkpoints", help="Categories with fewer check-points are never flagged.")] = 30,
+    min_checkpoints: Annotated[int, typer.Option("--min-checkpoints", help="Categories with fewer check-points are never flagged.")] = DEFAULT_MIN_CHECKPOINTS,
     match: Annotated[str, typer.Option("--match", help="For NAME=FILE systems: normal, lower or stem.")] = "normal",
     tokenize: Annotated[str | None, typer.Option("--tokenize", help="For NAME=FILE systems: the match-time tokenizer.")] = None,
     max_order: Annotated[str, typer.Option("--max-order", help="For NAME=FILE systems: the longest n-gram counted, in words, or `all`.")] = "4",

@@ -16,6 +16,7 @@ from checkpoints.cli.common import (
     stderr_console,
     stdout_console,
 )
+from checkpoints.evaluate.defaults import DEFAULT_SAMPLES
 
 EXAMPLES = """
 Builds an English-to-Spanish check-point suite from the bundled Parallel
@@ -38,7 +39,7 @@ def register(app: typer.Typer) -> None:
 
 def demo(
     db: Annotated[str | None, typer.Option("--db", help="Database to build the demo suite in (default: a file in the system's temporary folder).")] = None,
-    samples: Annotated[int, typer.Option("--samples", help="Bootstrap resamples for the comparison.")] = 1000,
+    samples: Annotated[int, typer.Option("--samples", help="Bootstrap resamples for the comparison.")] = DEFAULT_SAMPLES,
 ) -> None:
     from rich.console import Group
 

@@ -15,6 +15,7 @@ import typer
 
 from checkpoints.cli.common import check_choice, emit, parse_named_files, track
 from checkpoints.errors import UsageError
+from checkpoints.evaluate.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from checkpoints.evaluate.meta.criteria import DEFAULT_CRITERIA, HUMAN_LIKENESS, Criterion
 from checkpoints.tokenizers import TOKENIZERS
 
@@ -178,9 +179,9 @@ def meta(
     suite: Annotated[str | None, typer.Option("--suite", metavar="DB", help="Check-point store whose suite's pairs are the judged segments: adds its LC metrics.", show_default=False)] = None,
     suite_name: Annotated[str | None, typer.Option("--suite-name", metavar="NAME", help="The suite in --suite or --by-category, when it holds several.", show_default=False)] = None,
     by_category: Annotated[str | None, typer.Option("--by-category", metavar="DB", help="Check-point store whose suite's pairs are the --mqm segments: also correlate each metric with the MQM penalty attributed to each category (checkpoints attribute).", show_default=False)] = None,
-    samples: Annotated[int, typer.Option("--samples", metavar="N", help="Bootstrap resamples, or permutations for spa, pce and --clusters.")] = 1000,
+    samples: Annotated[int, typer.Option("--samples", metavar="N", help="Bootstrap resamples, or permutations for spa, pce and --clusters.")] = DEFAULT_SAMPLES,
     alpha: Annotated[float, typer.Option("--alpha", metavar="A", help="Significance level: 0.05 gives 95% intervals.")] = 0.05,
-    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the resampling.")] = 12345,
+    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the resampling.")] = DEFAULT_SEED,
     jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Score metrics in N worker processes side by side (Linux).")] = 1,
     tokenize: Annotated[str | None, typer.Option("--tokenize", metavar="|".join(TOKENIZERS), help="Metric tokenizer [default: zh for a Chinese target, else 13a]. 13a because sacreBLEU and the reference tools tokenize so, and the scores equal theirs; check-point matching (evaluate) uses words instead, because 13a leaves “Clinton’s” glued to its word.", show_default=False)] = None,
     case: Annotated[str, typer.Option("--case", metavar="cs|ci", help="Case-sensitive (cs) or case-insensitive (ci) matching.")] = "cs",

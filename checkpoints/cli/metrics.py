@@ -16,6 +16,7 @@ import typer
 
 from checkpoints.cli.common import check_choice, emit, parse_named_files, track
 from checkpoints.errors import CheckpointsError, UsageError
+from checkpoints.evaluate.defaults import DEFAULT_CORRECTION, DEFAULT_SAMPLES, DEFAULT_SEED
 
 if TYPE_CHECKING:
     from checkpoints.evaluate.metric_runner import SignificanceRequest
@@ -142,10 +143,10 @@ def metrics(
         typer.Option("--significance", metavar="bootstrap|ar", help="Paired bootstrap or approximate randomization [default: bootstrap].", show_default=False),
     ] = None,
     all_pairs: Annotated[bool, typer.Option("--all-pairs", help="Compare every pair of systems.")] = False,
-    samples: Annotated[int, typer.Option("--samples", metavar="N", help="Resamples (bootstrap) or trials (ar).")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Random seed of the resampling.")] = 12345,
+    samples: Annotated[int, typer.Option("--samples", metavar="N", help="Resamples (bootstrap) or trials (ar).")] = DEFAULT_SAMPLES,
+    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Random seed of the resampling.")] = DEFAULT_SEED,
     alpha: Annotated[float, typer.Option("--alpha", metavar="A", help="1 - confidence of intervals; significance level.")] = 0.05,
-    correction: Annotated[str, typer.Option("--correction", metavar="holm|bh|none", help="Multiple-comparison correction over the comparisons of each metric.")] = "holm",
+    correction: Annotated[str, typer.Option("--correction", metavar="holm|bh|none", help="Multiple-comparison correction over the comparisons of each metric.")] = DEFAULT_CORRECTION,
     output_format: Annotated[
         str, typer.Option("--format", "-f", metavar="mmatrix|smatrix|nist|asiya-xml|json|csv", help="Report format.")
     ] = "mmatrix",

@@ -21,6 +21,7 @@ from checkpoints.db.runs import store_run
 from checkpoints.db.session import store_is_writable, transaction
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.compare import Comparison, compare
+from checkpoints.evaluate.defaults import DEFAULT_ALPHA, DEFAULT_CORRECTION, DEFAULT_MIN_CHECKPOINTS
 from checkpoints.evaluate.matching import DEFAULT_MAX_ORDER, MatchMode
 from checkpoints.evaluate.resample import ResampleSpec
 from checkpoints.evaluate.significance import Correction
@@ -48,9 +49,9 @@ def compare_systems(
     suite_name: str | None = None,
     runs: Mapping[str, int] | None = None,
     spec: ResampleSpec | None = None,
-    correction: Correction | str = Correction.HOLM,
-    alpha: float = 0.05,
-    min_checkpoints: int = 30,
+    correction: Correction | str = DEFAULT_CORRECTION,
+    alpha: float = DEFAULT_ALPHA,
+    min_checkpoints: int = DEFAULT_MIN_CHECKPOINTS,
     match: MatchMode | str = MatchMode.NORMAL,
     tokenize: str | None = None,
     max_order: int | None = DEFAULT_MAX_ORDER,

@@ -15,6 +15,11 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from checkpoints.evaluate.defaults import (
+    DEFAULT_CORRECTION,
+    DEFAULT_MIN_CHECKPOINTS,
+    DEFAULT_SAMPLES,
+)
 from checkpoints.evaluate.resample import ResampleSpec
 from checkpoints.gcpause import paused_gc
 from checkpoints.service.build import BuildRequest, BuildResult, Progress, build_suite, no_progress
@@ -61,7 +66,7 @@ def demo_request(folder: Path) -> BuildRequest:
 
 
 def run_demo(
-    database: str | Path | None = None, *, samples: int = 1000, progress: Progress = no_progress
+    database: str | Path | None = None, *, samples: int = DEFAULT_SAMPLES, progress: Progress = no_progress
 ) -> DemoResult:
     """Build, store (replacing an earlier demo suite), evaluate, compare with ``direct`` as baseline,
     and write the HTML report beside the database."""
@@ -72,7 +77,7 @@ def run_demo(
         systems = [(name, folder / f"{name}.es.txt") for name in SYSTEMS]
         comparison = compare_systems(
             target, systems, baseline="direct", suite_name=DEMO_SUITE, spec=ResampleSpec(samples=samples),
-            correction="holm", min_checkpoints=30,
+            correction=DEFAULT_CORRECTION, min_checkpoints=DEFAULT_MIN_CHECKPOINTS,
         )
         outputs = dict(systems)
         report = write_report(ReportRequest(target, report_path(target), SYSTEMS, baseline="direct")).output

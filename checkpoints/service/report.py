@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from checkpoints.errors import InputError, UsageError
+from checkpoints.evaluate.defaults import DEFAULT_CORRECTION, DEFAULT_MIN_CHECKPOINTS
 from checkpoints.gcpause import paused_gc
 from checkpoints.io.files import check_writable, write_atomic
 from checkpoints.report.comparison_summary import summary_sentences
@@ -196,9 +197,10 @@ def _comparison(engine: Any, evaluation: Any, baseline: str | None) -> tuple[dic
         ):
             return report, options, run_id, report.get("warning")
     spec = ResampleSpec()
-    comparison = compare_evaluation(evaluation, spec=spec, correction="holm", baseline=baseline, min_checkpoints=30)
+    comparison = compare_evaluation(evaluation, spec=spec, correction=DEFAULT_CORRECTION, baseline=baseline,
+                                    min_checkpoints=DEFAULT_MIN_CHECKPOINTS)
     report = comparison_json(comparison, evaluation)
-    options = {"method": spec.method.value, "samples": spec.samples, "seed": spec.seed, "correction": "holm",
+    options = {"method": spec.method.value, "samples": spec.samples, "seed": spec.seed, "correction": DEFAULT_CORRECTION,
                "alpha": comparison.alpha, "min_checkpoints": comparison.min_checkpoints, "baseline": baseline}
     return report, options, None, resolution_warning(comparison)
 
