@@ -13,7 +13,7 @@ from checkpoints.report.comparison_summary import summary_sentences
 
 if TYPE_CHECKING:
     from checkpoints.evaluate.compare import Comparison
-    from checkpoints.service.evaluate import Evaluation
+    from checkpoints.evaluate.evaluation import Evaluation
     from checkpoints.signature import Signature
 
 

@@ -23,7 +23,7 @@ from checkpoints.report.checkpoint_json import comparison_signature
 from checkpoints.report.formats import signature_line
 
 if TYPE_CHECKING:
-    from checkpoints.service.evaluate import Evaluation
+    from checkpoints.evaluate.evaluation import Evaluation
 
 GROUP_TITLES = {Level.WORD: "WORDS", Level.PHRASE: "PHRASES", Level.SENTENCE: "SENTENCES"}
 

@@ -9,7 +9,6 @@ only resamples (no re-matching). One transaction per run.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -27,8 +26,8 @@ from checkpoints.db.runs import (
 from checkpoints.db.session import transaction
 from checkpoints.errors import InputError, SuiteError, UsageError
 from checkpoints.evaluate.columns import checkpoint_count
+from checkpoints.evaluate.evaluation import Evaluation
 from checkpoints.evaluate.matching import DEFAULT_MAX_ORDER, MatchMode, order_label, parse_max_order
-from checkpoints.evaluate.scopes import SystemReport
 from checkpoints.evaluate.scoring import CheckpointScorer, SystemScores
 from checkpoints.gcpause import paused_gc
 from checkpoints.io.text import output_warnings, read_sentences
@@ -37,22 +36,6 @@ from checkpoints.report.checkpoint_json import evaluation_json
 from checkpoints.service.store import Store, engine_for
 from checkpoints.signature import Signature, suite_signature
 from checkpoints.workers import in_background
-
-
-@dataclass(slots=True)
-class Evaluation:
-    """Everything a report about one run needs."""
-
-    suite: SuiteData
-    scorer: CheckpointScorer
-    scores: dict[str, SystemScores]
-    reports: dict[str, SystemReport]
-    bleu: dict[str, float]
-    signature: Signature
-    run_ids: dict[str, int] = field(default_factory=dict)
-    """Per system, the stored evaluation run its scores come from."""
-    warnings: list[str] = field(default_factory=list)
-    """What looked wrong in the system outputs read (empty lines, NUL characters)."""
 
 
 def read_system_outputs(

@@ -33,7 +33,7 @@ QUEEN (QARLA, Amigó et al. 2005, as Asiya implements it)
     reference and ``(r', r'')`` an ordered pair of distinct references,
     QUEEN is the share of samples where every part ``x`` has
     ``x(a, r) ≥ x(r', r'')``, each similarity the part's segment score
-    against one reference (:func:`checkpoints.evaluate.meta.qarla.queen_counts`).
+    against one reference (:func:`checkpoints.evaluate.queen.queen_counts`).
     Document and system QUEEN pool the counts (Σ hits / Σ samples; every
     segment has the same number of samples, so this is the mean of segment
     QUEEN, as IQMT's tables imply). Asiya's document accumulator is never
@@ -61,7 +61,6 @@ from itertools import pairwise
 import numpy as np
 
 from checkpoints.errors import UsageError
-from checkpoints.evaluate.meta.qarla import queen_counts
 from checkpoints.evaluate.metrics.base import (
     Aggregation,
     Granularity,
@@ -71,6 +70,7 @@ from checkpoints.evaluate.metrics.base import (
     check_corpus,
     mean_score,
 )
+from checkpoints.evaluate.queen import queen_counts
 from checkpoints.signature import Signature
 
 COMBINERS = ("ULC", "QUEEN")

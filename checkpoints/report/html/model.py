@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
+    from checkpoints.evaluate.evaluation import Evaluation
     from checkpoints.evaluate.resample import ResampleSpec
-    from checkpoints.service.evaluate import Evaluation
 
 LEVELS = ("word", "phrase", "sentence")
 
