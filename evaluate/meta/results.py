@@ -170,7 +170,7 @@ class MetaResult:
     correlation was computed on (what a scatter plot of metric against human draws)."""
 
     def to_json(self) -> dict[str, object]:
-        """The ``meta --format json`` object (ARCHITECTURE.md), with the options and signatures added."""
+        """The ``meta --format json`` object (docs/architecture.md and the command's --help), with the options and signatures added."""
         out: dict[str, object] = {
             "level": self.level.value,
             "n": self.n,

@@ -1,4 +1,4 @@
-"""``checkpoints meta`` end to end: JSON shape (ARCHITECTURE.md), table, one-line errors, exit codes."""
+"""``checkpoints meta`` end to end: JSON shape (docs/architecture.md and the command's --help), table, one-line errors, exit codes."""
 
 from __future__ import annotations
 
