@@ -27,7 +27,8 @@ from checkpoints.db.session import transaction
 from checkpoints.errors import InputError, SuiteError, UsageError
 from checkpoints.evaluate.columns import checkpoint_count
 from checkpoints.evaluate.evaluation import Evaluation
-from checkpoints.evaluate.matching import DEFAULT_MAX_ORDER, MatchMode, order_label, parse_max_order
+from checkpoints.evaluate.matching import DEFAULT_MAX_ORDER, MatchMode, order_label
+from checkpoints.evaluate.run_options import RunOptions
 from checkpoints.evaluate.scoring import CheckpointScorer, SystemScores
 from checkpoints.gcpause import paused_gc
 from checkpoints.io.text import output_warnings, read_sentences
@@ -105,15 +106,8 @@ def evaluate_systems(
             reports = {name: result.report() for name, result in scores.items()}
             bleu = bleu_row.result()
         evaluation = Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer), warnings=warnings)
-        options = {
-            "match": scorer.match.value,
-            "tokenize": scorer.tokenize,
-            "max_order": order_label(scorer.max_order),
-            "categories": list(categories) if categories else None,
-            "systems": {name: str(path) for name, path in systems},
-            "alternatives": scorer.alternatives_label,
-        }
-        store_evaluation(session, evaluation, outputs, options)
+        options = RunOptions.of_scorer(scorer, categories, {name: str(path) for name, path in systems})
+        store_evaluation(session, evaluation, outputs, options.to_json())
     return evaluation
 
 
@@ -181,33 +175,20 @@ def stored_evaluation(
             stored = {
                 name: latest_results(session, suite_id, name, (runs or {}).get(name)) for name in system_names
             }
-        settings = {name: _settings(result) for name, result in stored.items()}
-        distinct = set(settings.values())
-        if len(distinct) > 1:
-            described = "; ".join(
-                f"{name}: tokenize={s[0]} match={s[1]} max-order={s[2]} categories={s[3] or 'all'} alternatives={s[4]}"
-                for name, s in settings.items()
-            )
+        settings = {name: RunOptions.stored(result.run_options) for name, result in stored.items()}
+        if len({options.settings() for options in settings.values()}) > 1:
+            described = "; ".join(f"{name}: {options.describe()}" for name, options in settings.items())
             raise SuiteError(f"the systems were evaluated with different settings and cannot be compared ({described}); re-evaluate them together")
-        tokenize, match, order, categories, alternatives = distinct.pop()
+        options = next(iter(settings.values()))
         scorer = CheckpointScorer(
-            suite, tokenize=tokenize, match=match, categories=list(categories) if categories else None,
-            max_order=parse_max_order(order), alternatives=alternatives != "no",
+            suite, tokenize=options.tokenize, match=options.match, categories=list(options.categories) or None,
+            max_order=options.order, alternatives=options.uses_alternatives,
         )
         scores = {name: _rebuild(scorer, result) for name, result in stored.items()}
         reports = {name: score.report() for name, score in scores.items()}
         bleu = {name: scorer.bleu(result.translations) for name, result in stored.items()}
         run_ids = {name: result.run_id for name, result in stored.items()}
         return Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer), run_ids)
-
-
-def _settings(result: SystemResults) -> tuple[str, str, str, tuple[str, ...], str]:
-    options = result.run_options
-    categories = options.get("categories") or ()
-    # runs stored before --max-order existed counted every order; before alternatives, none
-    order = str(options.get("max_order", "all"))
-    alternatives = str(options.get("alternatives", "no"))
-    return str(options.get("tokenize")), str(options.get("match")), order, tuple(categories), alternatives
 
 
 def _rebuild(scorer: CheckpointScorer, result: SystemResults) -> SystemScores:

@@ -20,6 +20,7 @@ from typing import Any
 
 from checkpoints.errors import InputError, UsageError
 from checkpoints.evaluate.defaults import DEFAULT_CORRECTION, DEFAULT_MIN_CHECKPOINTS
+from checkpoints.evaluate.run_options import RunOptions
 from checkpoints.gcpause import paused_gc
 from checkpoints.io.files import check_writable, write_atomic
 from checkpoints.report.comparison_summary import summary_sentences
@@ -285,13 +286,14 @@ def _audit(suite: Any) -> dict[str, Any]:
 def reproduce_commands(request: ReportRequest, results: dict[str, Any], report: dict[str, Any]) -> list[str]:
     """The commands that recreate what the report shows: evaluate, compare, report."""
     db = shlex.quote(str(request.store))
-    first = next(iter(results.values())).run_options
+    first = RunOptions.stored(next(iter(results.values())).run_options)
     evaluate = ["checkpoints", "evaluate", "--db", db]
     for name, result in results.items():
-        path = result.run_options.get("systems", {}).get(name, f"{name}.txt")
+        path = (RunOptions.stored(result.run_options).systems or {}).get(name, f"{name}.txt")
         evaluate += ["--system", shlex.quote(f"{name}={path}")]
-    evaluate += ["--match", str(first.get("match")), "--tokenize", str(first.get("tokenize")),
-                 "--max-order", str(first.get("max_order", "all"))]
+    evaluate += ["--match", first.match, "--tokenize", first.tokenize, "--max-order", first.max_order]
+    if first.uses_alternatives:
+        evaluate.append("--alternatives")
     compare = ["checkpoints", "compare", "--db", db]
     for name in report["systems"]:
         compare += ["--system", shlex.quote(name)]

@@ -17,6 +17,7 @@ from checkpoints.db.runs import SystemResults, evaluated_systems, latest_results
 from checkpoints.db.session import transaction
 from checkpoints.errors import SuiteError, UsageError
 from checkpoints.evaluate.alternatives import alternative_for
+from checkpoints.evaluate.run_options import RunOptions
 from checkpoints.model import CheckPoint, SuiteData
 from checkpoints.service.store import Store, engine_for
 
@@ -79,7 +80,6 @@ def describe(
     finding it is a scan of the pairs.
     """
     from checkpoints.evaluate.explain import explain
-    from checkpoints.evaluate.matching import parse_max_order
 
     if pair_index is None:
         pair_index = next(i for i, pair in enumerate(data.pairs) if pair.id == checkpoint.pair_id)
@@ -101,20 +101,18 @@ def describe(
         "systems": {},
     }
     for name, result in results.items():
-        options = result.run_options
+        options = RunOptions.stored(result.run_options)
         translation = result.translations[pair_index]
         if checkpoint.id not in result.checkpoints:
             item["systems"][name] = {"translation": translation, "evaluated": False}
             continue
         explanation = explain(
-            checkpoint, translation, tokenize=str(options.get("tokenize", "13a")),
-            match=str(options.get("match", "normal")), language=data.target_lang,
-            # runs stored before --max-order existed counted every order
-            max_order=parse_max_order(options.get("max_order", "all")),
+            checkpoint, translation, tokenize=options.tokenize, match=options.match, language=data.target_lang,
+            max_order=options.order,
         )
         score, weighted, alternative = explanation.score, explanation.weighted, None
-        if options.get("alternatives", "no") != "no" and explanation.best is not None and score < 1.0:
-            found = alternative_for(data, checkpoint, translation, str(options.get("tokenize", "13a")))
+        if options.uses_alternatives and explanation.best is not None and score < 1.0:
+            found = alternative_for(data, checkpoint, translation, options.tokenize)
             if found:  # the run counted the check-point as matched through it
                 score, weighted, alternative = 1.0, explanation.best.dm, found.label
         item["systems"][name] = {
