@@ -28,7 +28,7 @@ multiple comparisons over the comparisons made with each metric
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -47,10 +47,8 @@ from checkpoints.evaluate.resample import (
 )
 from checkpoints.evaluate.significance import Correction, adjust_p_values
 from checkpoints.io.testsets import Testbed
+from checkpoints.progress import Track
 from checkpoints.signature import Signature
-
-Track = Callable[[Sequence[str], str], Iterable[str]]
-"""Wraps the loop over metrics (a progress bar in the command line)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,7 +285,7 @@ def run_metrics(
     *,
     include_refs: bool = False,
     significance: SignificanceRequest | None = None,
-    track: Track | None = None,
+    track: Track[str] | None = None,
     optional: Collection[str] = (),
     prebuilt: Mapping[str, Metric] | None = None,
 ) -> MetricReport:
@@ -339,7 +337,7 @@ def run_metrics(
     if significance is not None:
         comparison_pairs(systems, significance.baseline, significance.all_pairs)  # fail early on a bad baseline
 
-    loop: Iterable[str] = track(names, "metrics") if track is not None else names
+    loop: Iterable[str] = track(names) if track is not None else names
     statistics: dict[str, dict[str, np.ndarray]] = {}
     scores: dict[str, dict[str, Scores]] = {name: {} for name in scored}
     for name in loop:

@@ -46,6 +46,7 @@ from checkpoints.extract.train_data import (
     treebank_shorthand,
 )
 from checkpoints.extract.trained_models import MANIFEST_NAME
+from checkpoints.progress import Progress, no_progress
 
 SIZES = ("tiny", "small", "full")
 STAGES = ("tokenize", "mwt", "pos", "lemma", "depparse")
@@ -137,12 +138,6 @@ SIZE_ARGS: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
-Progress = Callable[[str, int], Callable[[int], None]]
-"""``progress(description, total) -> advance(n)``, as the CLI's stage bars take it."""
-
-
-def no_progress(description: str, total: int) -> Callable[[int], None]:
-    return lambda n: None
 
 
 @dataclass(slots=True)

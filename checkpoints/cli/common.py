@@ -24,6 +24,8 @@ from rich.progress import (
 
 from checkpoints.errors import UsageError, check_choice
 from checkpoints.io.files import write_atomic
+from checkpoints.progress import Advance
+from checkpoints.progress import Progress as StageProgress
 
 if TYPE_CHECKING:
     from checkpoints.model import SuiteData
@@ -79,7 +81,7 @@ PLAIN_EVERY_S = 15.0
 """... and then this often, and when it ends: a CI log shows that a long build is alive."""
 
 
-def plain_progress(description: str, total: int) -> Callable[[int], None]:
+def plain_progress(description: str, total: int) -> Advance:
     """Progress as plain lines on stderr, for logs: nothing for a stage shorter than
     :data:`PLAIN_AFTER_S`, then a line every :data:`PLAIN_EVERY_S` and one at the end."""
     started = time.monotonic()
@@ -100,7 +102,7 @@ def plain_progress(description: str, total: int) -> Callable[[int], None]:
     return advance
 
 
-def stage_progress(bar: Progress) -> Callable[[str, int], Callable[[int], None]]:
+def stage_progress(bar: Progress) -> StageProgress:
     """The library's ``progress(description, total) -> advance(n)`` callback, drawn on ``bar``
     (on a terminal), or :func:`plain_progress` lines (in a log)."""
 

@@ -244,7 +244,7 @@ def metrics(
         suite_name=suite_name,
     )
     try:
-        report = score_metrics(request, track=track)
+        report = score_metrics(request, track=lambda items: track(items, "metrics"))
     except TargetLanguageNeeded as error:
         raise UsageError(_language_message(error)) from None
     for name, reason in report.skipped.items():

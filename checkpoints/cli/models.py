@@ -25,6 +25,7 @@ from checkpoints.cli.common import (
     stdout_console,
 )
 from checkpoints.errors import ModelNotAvailable
+from checkpoints.progress import Progress
 
 EXAMPLES = """
 Examples:
@@ -295,7 +296,7 @@ def score(
         stdout_console().print(f"recorded as {record} scores in {path}")
 
 
-def stage_logger(progress: Callable[[str, int], Callable[[int], None]]) -> Callable[[str, int], Callable[[int], None]]:
+def stage_logger(progress: Progress) -> Progress:
     """The progress callback, plus one line on stderr per stage where no bar is drawn.
 
     A training that runs for an hour in the background (stderr to a log

@@ -8,7 +8,7 @@ so a failed build leaves no suite behind.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +24,7 @@ from checkpoints.io.conllu import read_conllu
 from checkpoints.io.pharaoh import read_pharaoh
 from checkpoints.io.text import read_sentences
 from checkpoints.model import Alignment, Sentence, SentencePair, SuiteData
+from checkpoints.progress import Progress, no_progress
 from checkpoints.tokenizers import default_match_tokenizer
 
 if TYPE_CHECKING:
@@ -31,14 +32,6 @@ if TYPE_CHECKING:
 
 DEFAULT_MIN_DM = 0.0
 """References below this DM are dropped; see the README's reference-quality table for why 0."""
-
-Progress = Callable[[str, int], Callable[[int], None]]
-"""``progress(description, total)`` returns an ``advance(n)`` callback."""
-
-
-def no_progress(description: str, total: int) -> Callable[[int], None]:
-    return lambda n: None
-
 
 @dataclass(slots=True)
 class BuildRequest:

@@ -21,7 +21,6 @@ correlations only (its results carry their own ``n``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -35,6 +34,7 @@ from checkpoints.evaluate.metrics.registry import get_metric
 from checkpoints.io.assessments import read_assessments
 from checkpoints.io.mqm import read_avg_seg_scores, read_mqm
 from checkpoints.io.text import read_sentences
+from checkpoints.progress import Track
 from checkpoints.service.metrics import (
     CASES,
     TargetLanguageNeeded,
@@ -43,7 +43,7 @@ from checkpoints.service.metrics import (
     metric_tokenizer,
 )
 
-MetricTrack = Callable[[Sequence[Metric]], Iterable[Metric]]
+MetricTrack = Track[Metric]
 """Wraps the loop over metrics (a progress bar in the command line)."""
 
 

@@ -27,12 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from checkpoints.errors import UsageError, check_choice
-from checkpoints.evaluate.metric_runner import MetricReport, SignificanceRequest, Track, run_metrics
+from checkpoints.evaluate.metric_runner import MetricReport, SignificanceRequest, run_metrics
 from checkpoints.evaluate.metrics.base import Metric, MetricOptions
 from checkpoints.evaluate.metrics.bleu_nist import BREVITY_PENALTIES, NIST_INFO
 from checkpoints.evaluate.metrics.combination import canonical_name
 from checkpoints.evaluate.metrics.registry import entry, metric_names
 from checkpoints.io.testsets import InputFormat, load_testbed
+from checkpoints.progress import Track
 from checkpoints.tokenizers import TOKENIZERS, default_tokenizer
 
 CASES = ("cs", "ci")
@@ -115,7 +116,7 @@ def metric_tokenizer(tokenize: str | None, language: str | None) -> str:
     return check_choice("tokenizer", chosen, TOKENIZERS)
 
 
-def score_metrics(request: MetricsRequest, track: Track | None = None) -> MetricReport:
+def score_metrics(request: MetricsRequest, track: Track[str] | None = None) -> MetricReport:
     """Score every system of the request's test set with every requested metric.
 
     ``track`` wraps the loop over metrics (the command line passes a progress bar).

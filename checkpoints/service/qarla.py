@@ -23,7 +23,7 @@ JACK) every system against every other system.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +35,7 @@ from checkpoints.evaluate.metrics.base import Metric, MetricCache, MetricOptions
 from checkpoints.evaluate.metrics.registry import entry, get_metric
 from checkpoints.io.testset_model import Testbed, TextSet
 from checkpoints.io.testsets import InputFormat, load_testbed
+from checkpoints.progress import Track
 from checkpoints.service.metrics import (
     CASES,
     TargetLanguageNeeded,
@@ -49,8 +50,6 @@ LC_NOT_SIMILARITIES = (
     "the suite's check-points"
 )
 
-Track = Callable[[Sequence[str]], Iterable[str]]
-"""Wraps the loop over metrics (a progress bar in the command line)."""
 
 
 @dataclass(slots=True)
@@ -92,7 +91,7 @@ class QarlaRequest:
         return names
 
 
-def qarla_evaluate(request: QarlaRequest, track: Track | None = None) -> QarlaResult:
+def qarla_evaluate(request: QarlaRequest, track: Track[str] | None = None) -> QarlaResult:
     """QUEEN of every system, KING and JACK of the metric set, and (``optimize``) the greedy set.
 
     Raises:
@@ -127,7 +126,7 @@ def compute_similarities(
     testbed: Testbed,
     names: Sequence[str],
     options: MetricOptions,
-    track: Track | None = None,
+    track: Track[str] | None = None,
     system_pairs: bool = True,
 ) -> Similarities:
     """Every pairwise segment-level similarity QARLA needs, for every metric in ``names``.

@@ -234,12 +234,12 @@ def test_no_metric() -> None:
 def test_track_wraps_the_metric_loop() -> None:
     seen = []
 
-    def track(items, description):
-        seen.append((list(items), description))
+    def track(items):
+        seen.append(list(items))
         return items
 
     run_metrics(make_testbed(), ["P1", "EXACT"], track=track)
-    assert seen == [(["P1", "EXACT"], "metrics")]
+    assert seen == [["P1", "EXACT"]]
 
 
 # --- significance ------------------------------------------------------------------------------
