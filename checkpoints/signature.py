@@ -50,9 +50,12 @@ class Signature(Mapping[str, object]):
         """Concatenation: this signature's fields, then ``other``'s new ones."""
         return self.with_fields(other)
 
-    def format(self) -> str:
+    def format(self, *, version: bool = True) -> str:
+        """``key:value|...|version:V``; without the version for a fragment printed beside a whole
+        signature (a significance table's resampling fields)."""
         parts = [f"{key}:{value}" for key, value in self._fields.items()]
-        parts.append(f"version:{__version__}")
+        if version:
+            parts.append(f"version:{__version__}")
         return "|".join(parts)
 
     @classmethod

@@ -191,8 +191,9 @@ def system_outcome(
             if _overlaps(linked, error.target) or _overlaps(source_chars, error.source)
         ]
         overlaps.append(tuple(segment.errors[error_number] for error_number in found))
-        attributed[view.category[number]][position].update(found)
-        attributed[ALL][position].update(found)
+        if found:
+            attributed[view.category[number]][position].update(found)
+            attributed[ALL][position].update(found)
     segments = len(rated)
     segment_penalty = {
         name: {

@@ -204,7 +204,8 @@ def audit_suite(suite: SuiteData, *, seed: int = DEFAULT_SEED, scorer: Checkpoin
                 drops=by_class,
             )
         )
-    return SuiteAudit(suite.name, tuple(audits), classes, seed, scorer.signature(), base.taxonomy.score)
+    return SuiteAudit(suite.name, tuple(audits), classes, seed, scorer.signature().format(version=False),
+                      base.taxonomy.score)
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,6 @@ from itertools import combinations
 
 import numpy as np
 
-from checkpoints import __version__
 from checkpoints.errors import SuiteError, UsageError
 from checkpoints.evaluate.defaults import DEFAULT_MIN_CHECKPOINTS
 from checkpoints.evaluate.resample import (
@@ -55,6 +54,7 @@ from checkpoints.evaluate.significance import (
     format_clusters,
     significance_clusters,
 )
+from checkpoints.signature import Signature
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +113,7 @@ class Comparison:
     scores: dict[str, dict[Scope, float]]
     pairs: tuple[PairComparison, ...]
     clusters: dict[Scope, list[list[str]]] = field(default_factory=dict)
-    scorer_signature: str = ""
+    scorer_signature: Signature | None = None
 
     def pair(self, a: str, b: str) -> PairComparison:
         for pair in self.pairs:
@@ -137,17 +137,18 @@ class Comparison:
             f"separately, its level groups; scopes under {self.min_checkpoints} check-points are never flagged"
         )
 
-    def signature(self) -> str:
-        parts = [
-            self.spec.signature(),
-            f"correction:{self.correction.value}",
-            f"alpha:{self.alpha}",
-            f"min-checkpoints:{self.min_checkpoints}",
-        ]
-        if self.scorer_signature:
-            parts.append(self.scorer_signature)
-        parts.append(f"version:{__version__}")
-        return "|".join(parts)
+    def significance_fields(self) -> dict[str, object]:
+        """What decided significance: the resampling, the correction, alpha and the minimum size."""
+        return {
+            **self.spec.signature_fields(),
+            "correction": self.correction.value,
+            "alpha": self.alpha,
+            "min-checkpoints": self.min_checkpoints,
+        }
+
+    def signature(self) -> Signature:
+        """The significance fields, then how the scores were matched."""
+        return Signature(self.significance_fields()).with_fields(self.scorer_signature or {})
 
     def to_dict(self) -> dict[str, object]:
         """The ``compare --format json`` object."""
@@ -176,7 +177,7 @@ class Comparison:
                 for pair in self.pairs
             ],
             "clusters": {scope.label(): clusters for scope, clusters in self.clusters.items()},
-            "signature": self.signature(),
+            "signature": self.signature().format(),
         }
 
 

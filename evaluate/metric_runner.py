@@ -42,7 +42,6 @@ from checkpoints.evaluate.resample import (
     PairedOutcome,
     Resampler,
     ResampleSpec,
-    fields_text,
     paired_tests,
 )
 from checkpoints.evaluate.significance import Correction, adjust_p_values
@@ -109,7 +108,7 @@ class SignificanceReport:
     def signature(self) -> str:
         """:meth:`signature_fields` as text (``resample:bootstrap|...|alpha:0.05``), printed beside the
         significance table; the metric signatures carry the same fields and the version."""
-        return fields_text(self.signature_fields())
+        return Signature(self.signature_fields()).format(version=False)
 
 
 @dataclass(frozen=True)

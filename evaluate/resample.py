@@ -19,7 +19,7 @@ seed gives the same resamples whatever the number of systems or categories.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -27,6 +27,7 @@ import numpy as np
 
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
+from checkpoints.signature import Signature
 
 BATCH = 100
 """Resamples generated per batch: bounds memory at ``BATCH × items`` counts."""
@@ -59,15 +60,9 @@ class ResampleSpec:
         :class:`~checkpoints.signature.Signature` with (``signature.with_fields(spec.signature_fields())``)."""
         return {"resample": self.method.value, "samples": self.samples, "seed": self.seed}
 
-    def signature(self) -> str:
-        """The same fields as text, ``resample:bootstrap|samples:1000|seed:12345``: a fragment of a
-        report's signature, so without the version (which ends the whole signature)."""
-        return fields_text(self.signature_fields())
-
-
-def fields_text(fields: Mapping[str, object]) -> str:
-    """``key:value|...`` of signature fields that are part of a larger signature (no version)."""
-    return "|".join(f"{key}:{value}" for key, value in fields.items())
+    def signature(self) -> Signature:
+        """The same fields as a :class:`~checkpoints.signature.Signature`, to extend."""
+        return Signature(self.signature_fields())
 
 
 class Resampler:

@@ -72,6 +72,7 @@ from checkpoints.evaluate.scopes import (
     score_from_stats,
 )
 from checkpoints.model import GAP, CheckPoint, Level, SuiteData
+from checkpoints.signature import Signature
 from checkpoints.tokenizers import bleu_tokenizer, default_match_tokenizer
 
 
@@ -389,10 +390,11 @@ class CheckpointScorer:
             max_order=self.max_order,
         )
 
-    def signature(self) -> str:
-        return (
-            f"match:{self.match.value}|tok:{self.tokenize}|order:{order_label(self.max_order)}"
-            f"|checkpoints:{len(self._selection)}" + (f"|alternatives:{self.alternatives_label}" if self.alternatives else "")
+    def signature(self) -> Signature:
+        """How this scorer matched: tokenizer, granularity, order, the check-points, the alternatives."""
+        return Signature(
+            match=self.match.value, tok=self.tokenize, order=order_label(self.max_order),
+            checkpoints=len(self._selection), alternatives=self.alternatives_label if self.alternatives else None,
         )
 
 

@@ -47,13 +47,4 @@ def comparison_json(comparison: Comparison, evaluation: Evaluation) -> dict[str,
 
 def comparison_signature(comparison: Comparison, evaluation: Evaluation) -> Signature:
     """The run's signature plus what decided significance; tables, CSV and JSON all print this one."""
-    return evaluation.signature.with_fields(
-        {
-            "resample": comparison.spec.method.value,
-            "samples": comparison.spec.samples,
-            "seed": comparison.spec.seed,
-            "correction": comparison.correction.value,
-            "alpha": comparison.alpha,
-            "min-checkpoints": comparison.min_checkpoints,
-        }
-    )
+    return evaluation.signature.with_fields(comparison.significance_fields())

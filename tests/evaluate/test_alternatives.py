@@ -83,8 +83,9 @@ def test_without_alternatives_nothing_changes(houses: SuiteData) -> None:
     plain = CheckpointScorer(houses).score(["viviendas edificaron"])
     assert plain.matched.tolist() == [0, 0, 0]
     assert not plain.alternative.any()
-    assert CheckpointScorer(houses).signature() + "|alternatives:dict+stem" == CheckpointScorer(
-        houses, alternatives=True).signature()
+    plain_signature = CheckpointScorer(houses).signature().format(version=False)
+    with_alternatives = CheckpointScorer(houses, alternatives=True).signature().format(version=False)
+    assert plain_signature + "|alternatives:dict+stem" == with_alternatives
 
 
 def test_label_names_what_the_language_has(houses: SuiteData) -> None:
