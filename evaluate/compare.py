@@ -69,7 +69,7 @@ class ScopeComparison:
     significant: bool
     too_few: bool
 
-    def to_dict(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, object]:
         o = self.outcome
         return {
             "kind": self.scope.kind.value,
@@ -150,7 +150,7 @@ class Comparison:
         """The significance fields, then how the scores were matched."""
         return Signature(self.significance_fields()).with_fields(self.scorer_signature or {})
 
-    def to_dict(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, object]:
         """The ``compare --format json`` object."""
         return {
             "systems": list(self.systems),
@@ -168,10 +168,10 @@ class Comparison:
                 {
                     "system_a": pair.system_a,
                     "system_b": pair.system_b,
-                    "taxonomy": {r.scope.name: r.to_dict() for r in pair.results if r.scope.kind is ScopeKind.TAXONOMY},
-                    "groups": {r.scope.name: r.to_dict() for r in pair.results if r.scope.kind is ScopeKind.GROUP},
+                    "taxonomy": {r.scope.name: r.to_json() for r in pair.results if r.scope.kind is ScopeKind.TAXONOMY},
+                    "groups": {r.scope.name: r.to_json() for r in pair.results if r.scope.kind is ScopeKind.GROUP},
                     "categories": {
-                        r.scope.name: r.to_dict() for r in pair.results if r.scope.kind is ScopeKind.CATEGORY
+                        r.scope.name: r.to_json() for r in pair.results if r.scope.kind is ScopeKind.CATEGORY
                     },
                 }
                 for pair in self.pairs

@@ -7,6 +7,7 @@ the reports depending on the workflows that make it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from checkpoints.evaluate.scopes import SystemReport
 from checkpoints.evaluate.scoring import CheckpointScorer, SystemScores
@@ -28,3 +29,5 @@ class Evaluation:
     """Per system, the stored evaluation run its scores come from."""
     warnings: list[str] = field(default_factory=list)
     """What looked wrong in the system outputs read (empty lines, NUL characters)."""
+    document: dict[str, Any] | None = None
+    """Its ``--format json`` document once made (stored with the run): made once, printed as stored."""

@@ -91,7 +91,7 @@ class SystemReport:
     def categories(self) -> dict[str, ScopeScore]:
         return {s.scope.name: s for s in self.scopes if s.scope.kind is ScopeKind.CATEGORY}
 
-    def to_dict(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, object]:
         """The per-system object of ``evaluate --format json``."""
         top = self.taxonomy
         return {

@@ -47,7 +47,7 @@ class AlignmentQuality:
         total = self.predicted + self.sure
         return 1.0 - (self.hits_sure + self.hits_possible) / total if total else 0.0
 
-    def as_dict(self) -> dict[str, float | int]:
+    def to_json(self) -> dict[str, float | int]:
         return {
             "pairs": self.pairs, "predicted_links": self.predicted, "sure_links": self.sure,
             "precision": self.precision, "recall": self.recall, "aer": self.aer,

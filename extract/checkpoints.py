@@ -123,7 +123,7 @@ class ExtractionSummary:
     def skip(self, reason: str, category: str) -> None:
         self.skipped.setdefault(reason, Counter())[category] += 1
 
-    def as_dict(self, category_order: Iterable[str]) -> dict[str, object]:
+    def to_json(self, category_order: Iterable[str]) -> dict[str, object]:
         order = list(category_order)
         return {
             "pairs": self.pairs,

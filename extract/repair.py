@@ -71,7 +71,7 @@ class RepairCounts:
     relinked: int = 0
     """Links added or dropped by the syntactic mends of :mod:`checkpoints.extract.relink`."""
 
-    def as_dict(self) -> dict[str, int]:
+    def to_json(self) -> dict[str, int]:
         return {
             "anchored": self.anchored, "removed": self.removed, "swapped": self.swapped,
             "relinked": self.relinked, "bound": self.bound,

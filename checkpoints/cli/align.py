@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -16,6 +15,7 @@ from checkpoints.cli.common import (
     stage_progress,
     stderr_console,
 )
+from checkpoints.report.formats import json_text
 
 EXAMPLES = """
 Aligns a parallel corpus exactly as `checkpoints build` would (same aligner,
@@ -107,7 +107,7 @@ def align(
     entries = read_gold(gold, [len(p.source) for p in pairs], [len(p.references[0]) for p in pairs], numbers)
     quality = alignment_quality([alignments[position] for position, _ in entries], [truth for _, truth in entries])
     if output_format == "json":
-        emit(json.dumps(quality.as_dict(), indent=2) + "\n", None)
+        emit(json_text(quality.to_json()), None)
         return
     emit(
         f"gold pairs {quality.pairs}  links: predicted {quality.predicted}, sure {quality.sure}\n"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -10,6 +9,7 @@ import typer
 
 from checkpoints.cli.common import check_format, emit, parse_named_files
 from checkpoints.evaluate.defaults import DEFAULT_SEED
+from checkpoints.report.formats import json_text
 
 EXAMPLES = """
 The MQM file is a WMT MQM release TSV (system, doc, doc_id, seg_id, rater,
@@ -69,7 +69,7 @@ def attribute(
     )
     result = run_attribution(request)
     if output_format == "json":
-        emit(json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n", output)
+        emit(json_text(result.to_json()), output)
     elif output_format == "csv":
         emit(attribution_csv(result), output)
     else:

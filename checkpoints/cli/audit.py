@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -10,6 +9,7 @@ import typer
 
 from checkpoints.cli.common import check_format, emit, stderr_console
 from checkpoints.evaluate.defaults import DEFAULT_SEED
+from checkpoints.report.formats import json_text
 
 EXAMPLES = """
 Per category: the reference's own text scored as a system (a correct
@@ -48,7 +48,7 @@ def audit(
         check_writable(output)
     result = audit_stored_suite(db, suite_name=suite, seed=seed)
     if output_format == "json":
-        emit(json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n", output)
+        emit(json_text(result.to_json()), output)
     elif output_format == "csv":
         emit(audit_csv(result), output)
     else:

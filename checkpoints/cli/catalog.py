@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
 from checkpoints.cli.common import check_format, emit, stderr_console
+from checkpoints.report.formats import json_text
 
 DB_OPTION = typer.Option("--db", help="The database: an SQLite file or an SQLAlchemy URL.")
 FORMAT_OPTION = typer.Option("--format", "-f", help="table or json.")
@@ -72,7 +72,7 @@ def list_suites(
     check_format(output_format, ("table", "json"))
     found = suites(db)
     if output_format == "json":
-        emit(json.dumps([entry.to_json() for entry in found], ensure_ascii=False, indent=2) + "\n", None)
+        emit(json_text([entry.to_json() for entry in found]), None)
         return
     table = Table(title=f"suites in {db}")
     for header in ("name", "languages", "taxonomy", "pairs", "check-points", "runs", "created"):
@@ -96,7 +96,7 @@ def show_suite(
     check_format(output_format, ("table", "json"))
     details = suite_details(db, name)
     if output_format == "json":
-        emit(json.dumps(details.to_json(), ensure_ascii=False, indent=2, default=str) + "\n", None)
+        emit(json_text(details.to_json()), None)
         return
     entry = details.entry
     head = (f"{entry.name}: {entry.source_lang}→{entry.target_lang}, taxonomy {entry.taxonomy}, {entry.pairs} pairs, "
@@ -147,7 +147,7 @@ def list_runs(
     check_format(output_format, ("table", "json"))
     found = runs(db, suite)
     if output_format == "json":
-        emit(json.dumps([entry.to_json() for entry in found], ensure_ascii=False, indent=2) + "\n", None)
+        emit(json_text([entry.to_json() for entry in found]), None)
         return
     table = Table(title=f"runs in {db}")
     for header in ("id", "suite", "kind", "created", "systems"):
@@ -171,7 +171,7 @@ def show_run(
     check_format(output_format, ("table", "json"))
     details = run_details(db, run_id)
     if output_format == "json":
-        emit(json.dumps(details.to_json(), ensure_ascii=False, indent=2, default=str) + "\n", None)
+        emit(json_text(details.to_json()), None)
         return
     entry = details.entry
     head = (f"run {entry.id}: {entry.kind} of suite {entry.suite}, "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -16,6 +15,7 @@ from checkpoints.evaluate.defaults import (
     DEFAULT_SEED,
 )
 from checkpoints.io.files import check_writable
+from checkpoints.report.formats import json_text
 
 EXAMPLES = """
 Resamples the stored per-check-point statistics of each system's latest
@@ -92,7 +92,7 @@ def compare(
     if result.run_id is None and not no_store:
         stderr_console().print("note: the database is read-only, so this comparison was not kept as a run")
     if output_format == "json":
-        emit(json.dumps(report, ensure_ascii=False, indent=2) + "\n", output)
+        emit(json_text(report), output)
     elif output_format == "csv":
         emit(comparison_csv(comparison, evaluation), output)
     else:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -15,6 +14,7 @@ from checkpoints.cli.common import (
     quiet_libraries,
     stderr_console,
 )
+from checkpoints.report.formats import json_text
 from checkpoints.tokenizers import TOKENIZERS
 
 EXAMPLES = """
@@ -68,7 +68,7 @@ def evaluate(
         max_order=parse_max_order(max_order), alternatives=alternatives,
     )
     if output_format == "json":
-        emit(json.dumps(evaluation_json(evaluation), ensure_ascii=False, indent=2) + "\n", output)
+        emit(json_text(evaluation_json(evaluation)), output)
     elif output_format == "csv":
         emit(evaluation_csv(evaluation), output)
     else:

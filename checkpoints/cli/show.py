@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from checkpoints.cli.common import check_format, emit
+from checkpoints.report.formats import json_text
 
 if TYPE_CHECKING:
     from rich.panel import Panel
@@ -49,7 +49,7 @@ def show(
         raise UsageError(f"--limit must be at least 1, not {limit}")
     drilldown = show_checkpoints(db, suite_name=suite, category=category, systems=system, ids=checkpoint, limit=limit)
     if output_format == "json":
-        emit(json.dumps(drilldown.to_dict(), ensure_ascii=False, indent=2) + "\n", None)
+        emit(json_text(drilldown.to_json()), None)
     else:
         emit(Group(*[render(item) for item in drilldown.checkpoints]), None)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -11,6 +10,7 @@ import typer
 from checkpoints.cli.common import check_choice, check_format, stdout_console
 from checkpoints.errors import CheckpointsError
 from checkpoints.model import Level
+from checkpoints.report.formats import json_text
 
 if TYPE_CHECKING:
     from checkpoints.taxonomy import Taxonomy
@@ -84,7 +84,7 @@ def list_taxonomies(
             }
             for taxonomy in taxonomies
         ]
-        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        typer.echo(json_text(rows), nl=False)
         return
     table = Table(title="Built-in taxonomies")
     for column in ("name", "language", "version", "categories", "word / phrase / sentence"):
@@ -140,7 +140,7 @@ def show(
                 for entry in entries
             ],
         }
-        typer.echo(json.dumps(document, ensure_ascii=False, indent=2))
+        typer.echo(json_text(document), nl=False)
         return
     console = stdout_console()
     console.print(f"[bold]{taxonomy.name}[/bold] (language {taxonomy.language}, version {taxonomy.version})")

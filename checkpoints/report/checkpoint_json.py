@@ -18,14 +18,21 @@ if TYPE_CHECKING:
 
 
 def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
-    """The ``evaluate --format json`` object."""
+    """The ``evaluate --format json`` object, made once per evaluation (the stored run keeps it,
+    the command prints the same one)."""
+    if evaluation.document is None:
+        evaluation.document = _evaluation_document(evaluation)
+    return evaluation.document
+
+
+def _evaluation_document(evaluation: Evaluation) -> dict[str, Any]:
     return {
         "suite": evaluation.suite.name,
         "match": evaluation.scorer.match.value,
         "tokenize": evaluation.scorer.tokenize,
         "max_order": order_label(evaluation.scorer.max_order),
         "bleu_tokenize": evaluation.scorer.bleu_tokenize,
-        "systems": {name: report.to_dict() for name, report in evaluation.reports.items()},
+        "systems": {name: report.to_json() for name, report in evaluation.reports.items()},
         "bleu": dict(evaluation.bleu),
         "signature": evaluation.signature.format(),
     }
@@ -33,7 +40,7 @@ def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
 
 def comparison_json(comparison: Comparison, evaluation: Evaluation) -> dict[str, Any]:
     """The ``compare --format json`` object: the comparison, the systems' BLEU and one signature."""
-    report = comparison.to_dict()
+    report = comparison.to_json()
     report["suite"] = evaluation.suite.name
     report["match"] = evaluation.scorer.match.value
     report["tokenize"] = evaluation.scorer.tokenize

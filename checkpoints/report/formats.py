@@ -7,7 +7,9 @@ the command line with one-line usage errors.
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
+from typing import Any
 
 from rich.text import Text
 
@@ -58,3 +60,9 @@ def signature_line(signature: Signature | str) -> Text:
     """A signature on a line of its own, never wrapped: it is copied and compared as one token."""
     text = signature.format() if isinstance(signature, Signature) else signature
     return Text(f"signature: {text}", no_wrap=True, overflow="ignore", end="\n")
+
+
+def json_text(document: Any) -> str:
+    """A ``--format json`` document as every command prints it: UTF-8 characters as they are,
+    two-space indents, one trailing newline (dates and paths as strings)."""
+    return json.dumps(document, ensure_ascii=False, indent=2, default=str) + "\n"

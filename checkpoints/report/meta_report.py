@@ -20,7 +20,6 @@ The JSON document is :meth:`~checkpoints.evaluate.meta.results.MetaResult.to_jso
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from rich.console import Group
@@ -39,7 +38,7 @@ from checkpoints.evaluate.meta.results import (
     Results,
 )
 from checkpoints.evaluate.metrics.base import Granularity
-from checkpoints.report.formats import signature_line
+from checkpoints.report.formats import json_text, signature_line
 
 if TYPE_CHECKING:
     from checkpoints.service.meta import CategoryMeta
@@ -47,7 +46,7 @@ if TYPE_CHECKING:
 
 def meta_json(result: MetaResult) -> str:
     """The ``--format json`` document, one trailing newline."""
-    return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+    return json_text(result.to_json())
 
 
 def _fixed(value: float, digits: int) -> str:
@@ -268,4 +267,4 @@ def by_category_tables(result: CategoryMeta) -> Group:
 
 
 def by_category_json(result: CategoryMeta) -> str:
-    return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+    return json_text(result.to_json())

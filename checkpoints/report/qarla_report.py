@@ -12,18 +12,17 @@ JSON document is
 
 from __future__ import annotations
 
-import json
-
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
 from checkpoints.evaluate.meta.qarla import QarlaResult
+from checkpoints.report.formats import json_text
 
 
 def qarla_json(result: QarlaResult) -> str:
     """The ``--format json`` document, one trailing newline."""
-    return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+    return json_text(result.to_json())
 
 
 def _number(value: float | None) -> str:

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from checkpoints.taxonomy import Taxonomy
 
 DEFAULT_MIN_DM = 0.0
-"""References below this DM are dropped; see the README's reference-quality table for why 0."""
+"""References below this DM are dropped; see docs/building.md#reference-quality for why 0."""
 
 @dataclass(slots=True)
 class BuildRequest:
@@ -304,9 +304,9 @@ def build_suite_from(
         "checkpoints_version": __version__,
         "lexicon": stored_lexicon(pairs, lexicon),
     }
-    summary_dict = summary.as_dict(c.name for c in taxonomy.categories)
+    summary_dict = summary.to_json(c.name for c in taxonomy.categories)
     summary_dict["resources"] = _jsonable(getattr(prepared, "resources", {}))
-    summary_dict["alignment_repairs"] = repairs.as_dict()
+    summary_dict["alignment_repairs"] = repairs.to_json()
     summary_dict["empty_alignments"] = sum(
         1 for pair in pairs if pair.alignments and all(not alignment.links for alignment in pair.alignments)
     )

@@ -27,7 +27,7 @@ class Drilldown:
     suite: str
     checkpoints: list[dict[str, Any]]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         """The ``show --format json`` object."""
         return {"suite": self.suite, "checkpoints": self.checkpoints}
 

@@ -146,9 +146,9 @@ def test_baseline_compares_every_other_system_against_it(systems: dict[str, Syst
 
 def test_seed_makes_results_reproducible(systems: dict[str, SystemScores]) -> None:
     pair = {"A": systems["A"], "B": systems["B"]}
-    first = compare(pair, ResampleSpec(samples=300, seed=3)).to_dict()
-    assert compare(pair, ResampleSpec(samples=300, seed=3)).to_dict() == first
-    other = compare(pair, ResampleSpec(samples=300, seed=4)).to_dict()
+    first = compare(pair, ResampleSpec(samples=300, seed=3)).to_json()
+    assert compare(pair, ResampleSpec(samples=300, seed=3)).to_json() == first
+    other = compare(pair, ResampleSpec(samples=300, seed=4)).to_json()
     assert other["comparisons"][0]["categories"]["Good"]["interval"] != first["comparisons"][0]["categories"]["Good"]["interval"]
 
 
@@ -164,7 +164,7 @@ def test_approximate_randomization(systems: dict[str, SystemScores]) -> None:
 
 
 def test_json_report(systems: dict[str, SystemScores]) -> None:
-    data = json.loads(json.dumps(compare(systems, ResampleSpec(samples=200)).to_dict()))
+    data = json.loads(json.dumps(compare(systems, ResampleSpec(samples=200)).to_json()))
     assert data["correction"] == "holm"
     assert "within each system pair" in data["correction_family"]
     assert data["clusters"]["category:Rel"] == [["A", "C"], ["B"], ["D"]]

@@ -159,7 +159,7 @@ def test_category_group_and_taxonomy_scores(hand_built: SuiteData) -> None:
 
 
 def test_report_as_json_object(hand_built: SuiteData) -> None:
-    data = CheckpointScorer(hand_built).score(HYPOTHESES).report().to_dict()
+    data = CheckpointScorer(hand_built).score(HYPOTHESES).report().to_json()
     assert set(data) == {"score", "recall", "penalty", "checkpoints", "groups", "categories"}
     assert data["groups"] == pytest.approx({"word": 0.6, "phrase": 6.8 / 8.4 * 10 / 11})
     assert data["categories"]["Verb"] == {"score": 0.5, "recall": 0.5, "penalty": 1.0, "checkpoints": 2}

@@ -23,7 +23,7 @@ def test_aer_with_sure_and_possible_links_by_hand() -> None:
     assert (one.precision, one.recall, one.aer) == (pytest.approx(2 / 3), 0.5, pytest.approx(0.4))
     both = alignment_quality(predicted, gold)
     assert (both.precision, both.recall, both.aer) == (0.5, 0.5, pytest.approx(0.5))
-    assert both.as_dict()["predicted_links"] == 4
+    assert both.to_json()["predicted_links"] == 4
     perfect = alignment_quality(gold[:1], gold[:1])
     assert perfect.aer == pytest.approx(0.0) and perfect.recall == 1.0
 

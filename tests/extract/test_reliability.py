@@ -110,7 +110,7 @@ def test_dictionary_anchors_undo_a_crossed_link(demo_dir: Path) -> None:
     # "20" is written alike on both sides: an anchor too
     assert repaired.links == frozenset({(6, 6), (7, 5), (8, 4), (11, 8)})
     assert repaired.sure == repaired.links  # dictionary anchors are sure
-    assert counts.as_dict() == {"anchored": 3, "removed": 2, "swapped": 0, "relinked": 0, "bound": 0}
+    assert counts.to_json() == {"anchored": 3, "removed": 2, "swapped": 0, "relinked": 0, "bound": 0}
 
 
 def test_crossed_adjective_and_noun_are_swapped(demo_dir: Path) -> None:

@@ -19,7 +19,7 @@ def test_reasons_come_in_the_documented_order_whatever_came_first() -> None:
         second.skip(reason, category)
     order = ["Noun", "Verb"]
     expected = [SKIP_NOISE, SKIP_NO_ALIGNMENT, SKIP_LOW_DM]
-    assert list(first.as_dict(order)["skipped"]) == list(second.as_dict(order)["skipped"]) == expected
+    assert list(first.to_json(order)["skipped"]) == list(second.to_json(order)["skipped"]) == expected
     assert [reason for reason in SKIP_ORDER if reason in expected] == expected
     first.skip("a reason of a later release", "Noun")
-    assert list(first.as_dict(order)["skipped"])[-1] == "a reason of a later release"
+    assert list(first.to_json(order)["skipped"])[-1] == "a reason of a later release"
