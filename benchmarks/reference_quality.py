@@ -18,7 +18,7 @@ and, over the gold pairs,
   :mod:`checkpoints.extract.align_quality`), over the gold pairs; a pair that
   is not a translation has no gold link, so its links all count as errors.
 
-The suites are built the way the README recommends, with the real command
+The suites are built the way docs/building.md recommends, with the real command
 (``checkpoints build ... --aligner eflomal --dictionary ...``): English→Spanish
 from the bundled gold-parsed PUD sample with the bundled FreeDict and Apertium
 dictionaries (``--dictionary freedict-eng-spa --dictionary apertium-eng-spa``),
