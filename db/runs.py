@@ -259,3 +259,13 @@ def evaluated_systems(session: Session, suite_id: int) -> list[str]:
             .order_by(SystemRow.id)
         )
     )
+
+
+def comparison_runs(session: Session, suite_id: int) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
+    """The suite's stored comparisons as ``(run id, options, report)``, newest first."""
+    rows = session.execute(
+        select(RunRow.id, RunRow.options, RunRow.report)
+        .where(RunRow.suite_id == suite_id, RunRow.kind == "compare")
+        .order_by(RunRow.id.desc())
+    ).all()
+    return [(run_id, dict(options or {}), dict(report or {})) for run_id, options, report in rows]

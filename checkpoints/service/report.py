@@ -12,7 +12,6 @@ the JSON of ``checkpoints attribute`` (which must be of the report's suite).
 from __future__ import annotations
 
 import json
-import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,10 +19,10 @@ from typing import Any
 
 from checkpoints.errors import InputError, UsageError
 from checkpoints.evaluate.defaults import DEFAULT_CORRECTION, DEFAULT_MIN_CHECKPOINTS
-from checkpoints.evaluate.run_options import RunOptions
 from checkpoints.gcpause import paused_gc
 from checkpoints.io.files import check_writable, write_atomic
 from checkpoints.report.comparison_summary import summary_sentences
+from checkpoints.report.html.reproduce import reproduce_commands
 from checkpoints.service.store import Store, engine_for
 
 
@@ -173,22 +172,15 @@ def _ranges(value: Any) -> bool:
 def _comparison(engine: Any, evaluation: Any, baseline: str | None) -> tuple[dict[str, Any], dict[str, Any], int | None, str | None]:
     """The latest stored comparison of exactly these evaluation runs, else one computed with
     ``compare``'s defaults (not stored)."""
-    from sqlalchemy import select
-
-    from checkpoints.db.models import RunRow
     from checkpoints.db.repo import find_suite
+    from checkpoints.db.runs import comparison_runs
     from checkpoints.db.session import transaction
     from checkpoints.evaluate.resample import ResampleSpec
     from checkpoints.report.checkpoint_json import comparison_json
     from checkpoints.service.compare import compare_evaluation, resolution_warning
 
     with transaction(engine) as session:
-        suite_id = find_suite(session, evaluation.suite.name).id
-        rows = session.execute(
-            select(RunRow.id, RunRow.options, RunRow.report)
-            .where(RunRow.suite_id == suite_id, RunRow.kind == "compare")
-            .order_by(RunRow.id.desc())
-        ).all()
+        rows = comparison_runs(session, find_suite(session, evaluation.suite.name).id)
     wanted_runs = {name: int(run) for name, run in evaluation.run_ids.items()}
     for run_id, options, report in rows:
         if (
@@ -267,7 +259,10 @@ def _assemble(evaluation: Any, report: dict[str, Any], options: dict[str, Any], 
         "categories": scope_rows(report, "category", categories, levels, reference, intervals),
         "pairs": pair_pieces(evaluation, {name: results[name].translations for name in systems}),
         "checkpoints": [checkpoints[name] for name in categories],
-        "commands": reproduce_commands(request, results, report),
+        "commands": reproduce_commands(
+            request.store, request.output, results, report, baseline=request.baseline,
+            inputs={"--metrics": request.metrics, "--meta": request.meta, "--attribution": request.attribution},
+        ),
         "audit": _audit(suite),
         "warnings": [],
     }
@@ -281,35 +276,3 @@ def _audit(suite: Any) -> dict[str, Any]:
     from checkpoints.evaluate.audit import audit_suite
 
     return audit_suite(suite).to_json()
-
-
-def reproduce_commands(request: ReportRequest, results: dict[str, Any], report: dict[str, Any]) -> list[str]:
-    """The commands that recreate what the report shows: evaluate, compare, report."""
-    db = shlex.quote(str(request.store))
-    first = RunOptions.stored(next(iter(results.values())).run_options)
-    evaluate = ["checkpoints", "evaluate", "--db", db]
-    for name, result in results.items():
-        path = (RunOptions.stored(result.run_options).systems or {}).get(name, f"{name}.txt")
-        evaluate += ["--system", shlex.quote(f"{name}={path}")]
-    evaluate += ["--match", first.match, "--tokenize", first.tokenize, "--max-order", first.max_order]
-    if first.uses_alternatives:
-        evaluate.append("--alternatives")
-    compare = ["checkpoints", "compare", "--db", db]
-    for name in report["systems"]:
-        compare += ["--system", shlex.quote(name)]
-    if report.get("baseline"):
-        compare += ["--baseline", shlex.quote(report["baseline"])]
-    compare += ["--method", report["method"], "--samples", str(report["samples"]), "--seed", str(report["seed"]),
-                "--correction", report["correction"], "--alpha", str(report["alpha"]),
-                "--min-checkpoints", str(report["min_checkpoints"])]
-    build = ["checkpoints", "report", "--db", db]
-    for name in report["systems"]:
-        build += ["--system", shlex.quote(name)]
-    if request.baseline:
-        build += ["--baseline", shlex.quote(request.baseline)]
-    for option, path in (("--metrics", request.metrics), ("--meta", request.meta),
-                         ("--attribution", request.attribution)):
-        if path is not None:
-            build += [option, shlex.quote(str(path))]
-    build += ["--output", shlex.quote(str(request.output))]
-    return [" ".join(evaluate), " ".join(compare), " ".join(build)]
