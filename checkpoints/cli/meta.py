@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from checkpoints.cli.common import check_choice, emit, parse_named_files, track
+from checkpoints.cli.common import check_choice, emit, parse_named_files, store_and_suite, track
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 from checkpoints.evaluate.meta.criteria import DEFAULT_CRITERIA, HUMAN_LIKENESS, Criterion
@@ -72,7 +72,7 @@ segments in --folds K folds (--seed): the held-out correlation at -g and the
 held-out pairwise accuracy, next to each feature alone, and the weights of a
 final fit on every segment.
 
---suite DB (with --suite-name when the store holds several) adds the LC
+--db DB (with --suite NAME when the store holds several) adds the LC
 metrics of a check-point suite whose pairs are the judged segments (LC,
 LC-WORDS, ..., LC-<category>); a segment without a check-point of a category
 has no score for it and is left out of that metric's correlations only ("n"
@@ -108,7 +108,7 @@ Examples:
 
   checkpoints meta --mqm mqm_ted_ende.tsv --reference-system ref \\
       -m BLEU,chrF -g seg --learn ranksvm --features BLEU,chrF,LC-Noun \\
-      --folds 3 --suite ted.db
+      --folds 3 --db ted.db
 
   checkpoints meta --mqm mqm_ted_ende.tsv --reference-system ref \\
       -m BLEU,chrF,-TER -g sys --by-category ted.db
@@ -174,10 +174,11 @@ def meta(
     clusters: Annotated[str | None, typer.Option("--clusters", metavar="CRITERION", help="Rank metrics into significance clusters for this criterion (permutation test).", show_default=False)] = None,
     optimize: Annotated[str | None, typer.Option("--optimize", metavar="CRITERION", help="Search the greedy optimal metric set by this criterion (ULC of the set).", show_default=False)] = None,
     learn: Annotated[str | None, typer.Option("--learn", metavar="|".join(LEARNERS), help="Learn a combination of --features from the human scores.", show_default=False)] = None,
-    features: Annotated[str | None, typer.Option("--features", metavar="NAMES", help="Comma-separated feature metrics for --learn (LC-* names with --suite).", show_default=False)] = None,
+    features: Annotated[str | None, typer.Option("--features", metavar="NAMES", help="Comma-separated feature metrics for --learn (LC-* names with --db).", show_default=False)] = None,
     folds: Annotated[int, typer.Option("--folds", metavar="K", help="Cross-validation folds over segments for --learn.")] = 3,
-    suite: Annotated[str | None, typer.Option("--suite", metavar="DB", help="Check-point store whose suite's pairs are the judged segments: adds its LC metrics.", show_default=False)] = None,
-    suite_name: Annotated[str | None, typer.Option("--suite-name", metavar="NAME", help="The suite in --suite or --by-category, when it holds several.", show_default=False)] = None,
+    db: Annotated[str | None, typer.Option("--db", metavar="DB", help="Check-point store whose suite's pairs are the judged segments: adds its LC metrics.", show_default=False)] = None,
+    suite: Annotated[str | None, typer.Option("--suite", metavar="NAME", help="The suite in --db or --by-category, when it holds several (--suite DB, the old spelling, still names the store).", show_default=False)] = None,
+    suite_name: Annotated[str | None, typer.Option("--suite-name", hidden=True)] = None,
     by_category: Annotated[str | None, typer.Option("--by-category", metavar="DB", help="Check-point store whose suite's pairs are the --mqm segments: also correlate each metric with the MQM penalty attributed to each category (checkpoints attribute).", show_default=False)] = None,
     samples: Annotated[int, typer.Option("--samples", metavar="N", help="Bootstrap resamples, or permutations for spa, pce and --clusters.")] = DEFAULT_SAMPLES,
     alpha: Annotated[float, typer.Option("--alpha", metavar="A", help="Significance level: 0.05 gives 95% intervals.")] = 0.05,
@@ -225,6 +226,7 @@ def meta(
         (cluster_criterion, *more) = parse_criteria(clusters)
         if more:
             raise UsageError(f"--clusters takes one criterion, not {clusters!r}")
+    suite, suite_name = store_and_suite(db, suite, suite_name)
     names = _metric_names(metric or []) if metric or suite is None else []
     optimize_criterion = None
     if optimize is not None:
@@ -233,7 +235,7 @@ def meta(
             raise UsageError(f"--optimize takes one criterion, not {optimize!r}")
     learn_options = _learn_options(learn, features, folds)
     if suite_name is not None and suite is None and by_category is None:
-        raise UsageError("--suite-name chooses a suite of --suite DB: give --suite")
+        raise UsageError("--suite NAME chooses a suite of --db DB: give --db")
     if by_category is not None and mqm is None:
         raise UsageError("--by-category attributes MQM error spans to check-points: give --mqm FILE")
     likeness = " and ".join(c.value for c in chosen_criteria if c in HUMAN_LIKENESS)

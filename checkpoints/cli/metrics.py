@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from checkpoints.cli.common import check_choice, emit, parse_named_files, track
+from checkpoints.cli.common import check_choice, emit, parse_named_files, store_and_suite, track
 from checkpoints.errors import CheckpointsError, UsageError
 from checkpoints.evaluate.defaults import DEFAULT_CORRECTION, DEFAULT_SAMPLES, DEFAULT_SEED
 
@@ -54,7 +54,7 @@ Examples:
   Every check-point category of a suite whose pairs are the test set's segments, as
   metrics (LC-<category>, LC-WORDS, ..., LC) beside BLEU:
 
-    checkpoints metrics -r ref.es -s direct=direct.es -s pivot=pivot.es -m BLEU --suite pud.db -g all
+    checkpoints metrics -r ref.es -s direct=direct.es -s pivot=pivot.es -m BLEU --db pud.db -g all
 
   Every metric name with a one-line definition:
 
@@ -77,7 +77,7 @@ HELP = (
     "source), and --system FILE without NAME= takes every system in the file.\n\n"
     "The target language is never assumed: NIST and WMT files declare it; for raw text, metrics that "
     "depend on it (METEOR, ROUGE: stemmers, synonyms, tuned parameters) need --tgt-lang.\n\n"
-    "--suite DB adds Zhou et al.'s linguistic check-point features, computed as `evaluate` does (its "
+    "--db DB adds Zhou et al.'s linguistic check-point features, computed as `evaluate` does (its "
     "default tokenizer, matching and n-gram order) on a suite whose sentence pairs are the test set's "
     "segments, in order: LC-<category> per category, LC-WORDS, LC-PHRASES, LC-SENTENCES per level and LC "
     "for the whole taxonomy; their system scores are `evaluate`'s. A segment (or document) without a "
@@ -166,19 +166,20 @@ def metrics(
             help='NIST information weights: mteval-v13a\'s, which weigh a bigram starting with the token "0" against the total word count, or the formula as published.',
         ),
     ] = "mteval",
-    suite: Annotated[
+    db: Annotated[
         str | None,
         typer.Option(
-            "--suite",
+            "--db",
             metavar="DB",
             help="A check-point store (SQLite file or SQLAlchemy URL) whose suite's pairs are the test set's segments: "
             "adds LC-<category>, LC-WORDS/PHRASES/SENTENCES and LC.",
             show_default=False,
         ),
     ] = None,
-    suite_name: Annotated[
-        str | None, typer.Option("--suite-name", metavar="NAME", help="The suite in --suite, when it holds several.", show_default=False)
+    suite: Annotated[
+        str | None, typer.Option("--suite", metavar="NAME", help="The suite in --db, when it holds several (--suite DB, the old spelling, still names the store).", show_default=False)
     ] = None,
+    suite_name: Annotated[str | None, typer.Option("--suite-name", hidden=True)] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the report here instead of stdout.")] = None,
     list_metrics: Annotated[bool, typer.Option("--list", help="List every metric with a one-line definition and exit.")] = False,
 ) -> None:
@@ -209,8 +210,9 @@ def metrics(
 
     # Commas inside a combination's parentheses separate its parts, not metrics.
     explicit = [name for value in metric or [] for name in split_metric_list(value)]
+    suite, suite_name = store_and_suite(db, suite, suite_name)
     if suite_name is not None and suite is None:
-        raise UsageError("--suite-name needs --suite DB")
+        raise UsageError("--suite NAME chooses a suite of --db DB: give --db")
     if not explicit and not metric_set and suite is None:
         raise UsageError("no metric requested: give -m NAMES or --metric-set SET (see --list)")
     for name in explicit:

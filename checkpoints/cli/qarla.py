@@ -41,7 +41,7 @@ references (as in a KING trial) beside every system's QUEEN against the same
 references, and flags a reference when more than half of the systems score
 strictly higher: the metric set finds it less human-like than most systems.
 
---suite DB (check-point categories as metrics, as in `metrics --suite`) is
+--db DB (check-point categories as metrics, as in `metrics --db`) is
 refused with the reason: QARLA scores a candidate against one chosen reference
 and references against each other, and an LC score is always taken against
 the suite's check-points, so it is no similarity x(a, r).
@@ -99,8 +99,9 @@ def qarla(
     check_references: Annotated[bool, typer.Option("--check-references", help="Score each reference as a peer against the others; flag those most systems beat.")] = False,
     tie: Annotated[str, typer.Option("--tie", metavar="ge|gt", help="KING ties: ge counts them for the reference (the manual's formula), gt against.")] = "ge",
     trans_topic: Annotated[bool, typer.Option("--trans-topic", help="Pool reference pairs across segments (needs only two references).")] = False,
-    suite: Annotated[str | None, typer.Option("--suite", metavar="DB", help="Check-point store: LC metrics cannot be QARLA similarities (refused, with the reason).", show_default=False)] = None,
-    suite_name: Annotated[str | None, typer.Option("--suite-name", metavar="NAME", help="The suite in --suite.", show_default=False)] = None,
+    db: Annotated[str | None, typer.Option("--db", metavar="DB", help="Check-point store: LC metrics cannot be QARLA similarities (refused, with the reason).", show_default=False)] = None,
+    suite: Annotated[str | None, typer.Option("--suite", metavar="NAME", help="The suite in --db.", show_default=False)] = None,
+    suite_name: Annotated[str | None, typer.Option("--suite-name", hidden=True)] = None,
     source: Annotated[Path | None, typer.Option("--source", metavar="FILE", help="Source segments, for metrics that read them.")] = None,
     tokenize: Annotated[
         str | None,
@@ -121,10 +122,10 @@ def qarla(
     from checkpoints.service.qarla import QarlaRequest, qarla_evaluate
 
     check_choice("--format", output_format, FORMATS)
-    if suite is not None or suite_name is not None:
+    if db is not None or suite is not None or suite_name is not None:
         from checkpoints.service.qarla import LC_NOT_SIMILARITIES
 
-        raise UsageError(f"--suite: {LC_NOT_SIMILARITIES}")
+        raise UsageError(f"--db: {LC_NOT_SIMILARITIES}")
     check_choice("--tie", tie, TIES)
     check_choice("--case", case, ("cs", "ci"))
     if tokenize is not None:

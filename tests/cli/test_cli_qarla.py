@@ -298,12 +298,12 @@ def test_ted_zh_en_check_singles_out_ref(chrf_only) -> None:  # type: ignore[no-
     assert ref_b.queen == pytest.approx(0.5043, abs=1e-4)
 
 
-@pytest.mark.parametrize("extra", [["--suite", "suite.db"], ["--suite-name", "demo"]])
+@pytest.mark.parametrize("extra", [["--db", "suite.db"], ["--suite", "suite.db"], ["--suite-name", "demo"]])
 def test_suite_is_refused_with_the_reason(run_cli, test_only_metrics, files, extra) -> None:  # type: ignore[no-untyped-def]
     # QARLA's x(a, r) scores a candidate against one chosen reference (IQMT manual §3.1); an LC score is
     # always taken against the suite's check-points, so LC metrics are no similarities (service.qarla).
     code, out, err = run_cli(*bed(files, "-m", "EXACT", *extra))
     assert (code, out) == (2, "")
-    assert err == ("checkpoints: error: --suite: check-point (LC) metrics cannot serve as QARLA similarities: "
+    assert err == ("checkpoints: error: --db: check-point (LC) metrics cannot serve as QARLA similarities: "
                    "QARLA scores a candidate against one chosen reference and references against each other, "
                    "and a check-point score is always taken against the suite's check-points\n")

@@ -131,7 +131,7 @@ def test_suite_lc_features(run_cli, ende: list[object], suites: dict[str, Path])
         (["--features", "TEST-len"], "--features names the features of --learn"),
         (["--learn", "svm", "--features", "TEST-len"], "--learn"),
         (["--learn", "ranksvm", "--features", "LC-Noun"], "LC-Noun"),
-        (["--suite-name", "x"], "--suite-name chooses a suite of --suite DB"),
+        (["--suite-name", "x"], "--suite NAME chooses a suite of --db DB"),
     ],
 )
 def test_learn_errors(run_cli, ende: list[object], args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]

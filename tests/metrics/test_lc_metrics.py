@@ -140,7 +140,7 @@ def test_bad_suites_are_one_line_usage_errors(run_cli, demo: dict[str, Path], tm
     assert (code, out) == (2, "")
     assert err == f"checkpoints: error: no suite named 'nope' in {demo['db']} (suites: pud40)\n"
     code, _out, err = run_cli("metrics", "-r", demo["ref"], "-s", f"A={demo['ref']}", "-m", "BLEU", "--suite-name", "pud40")
-    assert (code, err) == (2, "checkpoints: error: --suite-name needs --suite DB\n")
+    assert (code, err) == (2, "checkpoints: error: --suite NAME chooses a suite of --db DB: give --db\n")
 
 
 def test_undefined_scores_are_nan_in_the_report(demo: dict[str, Path]) -> None:
@@ -150,3 +150,13 @@ def test_undefined_scores_are_nan_in_the_report(demo: dict[str, Path]) -> None:
     segments = [report.scores["direct"][name].segments for name in report.metrics if name.startswith("LC-")]
     assert any(math.isnan(value) for values in segments for value in values)
     assert not math.isnan(report.scores["direct"]["LC"].system)
+
+
+def test_db_and_suite_name_are_the_vocabulary_and_the_old_spelling_still_works(run_cli, demo: dict[str, Path]) -> None:  # type: ignore[no-untyped-def]
+    systems = [f"--system={s}={demo[f'{s}.es.txt']}" for s in SYSTEMS]
+    new = run_cli("metrics", "-r", demo["ref"], *systems, "--db", demo["db"], "--suite", "pud40", "-f", "json")
+    old = run_cli("metrics", "-r", demo["ref"], *systems, "--suite", demo["db"], "--suite-name", "pud40", "-f", "json")
+    assert new[0] == 0 and new == old
+    assert "LC-Noun" in new[1]
+    code, _, err = run_cli("metrics", "-r", demo["ref"], *systems, "--db", demo["db"], "--suite", "nope")
+    assert code == 2 and err == f"checkpoints: error: no suite named 'nope' in {demo['db']} (suites: pud40)\n"
