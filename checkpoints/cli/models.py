@@ -207,7 +207,7 @@ def train(
     ] = None,
 ) -> None:
     quiet_libraries()
-    from checkpoints.extract.train_models import TrainRequest, train_models
+    from checkpoints.training.train_models import TrainRequest, train_models
 
     request = TrainRequest(
         language=language,
@@ -264,13 +264,13 @@ def score(
 ) -> None:
     quiet_libraries()
     from checkpoints.errors import InputError, UsageError, check_choice
-    from checkpoints.extract.score_models import (
+    from checkpoints.extract.trained_models import find_trained_models
+    from checkpoints.training.score_models import (
         GIVEN_DESCRIPTIONS,
         RECORD_KEYS,
         record_scores,
         score_model_directory,
     )
-    from checkpoints.extract.trained_models import find_trained_models
 
     if gold_tokens and gold_sentences:
         raise UsageError("--gold-tokens and --gold-sentences exclude each other: choose one")

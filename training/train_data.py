@@ -2,7 +2,7 @@
 
 stanza's modules read plain CoNLL-U and, for the tokenizer, raw text with a
 label per character; treebanks come compressed and in several files. These
-helpers of :mod:`checkpoints.extract.train_models` make those inputs, with
+helpers of :mod:`checkpoints.training.train_models` make those inputs, with
 stanza's own preparation utilities where it has them.
 """
 

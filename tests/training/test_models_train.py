@@ -21,12 +21,17 @@ from required_tools import tool_missing
 
 from checkpoints.errors import InputError, ModelNotAvailable
 from checkpoints.extract.parse import StanzaParser
-from checkpoints.extract.train_data import (
+from checkpoints.extract.trained_models import (
+    MANIFEST_NAME,
+    find_trained_models,
+    load_trained_pipeline,
+)
+from checkpoints.training.train_data import (
     concatenate_conllu,
     has_multiword_tokens,
     treebank_shorthand,
 )
-from checkpoints.extract.train_models import (
+from checkpoints.training.train_models import (
     StageFailed,
     TrainingRun,
     TrainRequest,
@@ -34,11 +39,6 @@ from checkpoints.extract.train_models import (
     shrink_model_file,
     stage_arguments,
     train_models,
-)
-from checkpoints.extract.trained_models import (
-    MANIFEST_NAME,
-    find_trained_models,
-    load_trained_pipeline,
 )
 
 DATA = Path(__file__).parent.parent / "data"
@@ -316,8 +316,8 @@ def test_models_score_on_gold_words_scores_the_tagger_and_parser_alone(run_cli, 
     """
     from stanza.utils.conll import CoNLL
 
-    from checkpoints.extract.score_models import score_model_directory
     from checkpoints.extract.trained_models import load_trained_pipeline
+    from checkpoints.training.score_models import score_model_directory
 
     treebank = UD / "en_ewt-ud-dev-first100.conllu.xz"
     scores, error = score_model_directory(EN_TINY, "en", treebank, given="words")
@@ -346,7 +346,7 @@ def test_models_score_on_gold_sentences_parses_them_as_build_does(run_cli, tmp_p
     """
     from stanza.utils.conll import CoNLL
 
-    from checkpoints.extract.score_models import score_model_directory
+    from checkpoints.training.score_models import score_model_directory
 
     treebank = UD / "en_ewt-ud-dev-first100.conllu.xz"
     scores, error = score_model_directory(EN_TINY, "en", treebank, given="sentences")
@@ -691,7 +691,7 @@ def test_bad_word_lists_are_one_line_before_any_training(run_cli, tmp_path: Path
 
 
 def test_default_word_lists_by_language() -> None:
-    from checkpoints.extract.tokenizer_words import choose_word_list
+    from checkpoints.training.tokenizer_words import choose_word_list
 
     assert [choose_word_list(language, None) for language in ("zh", "zh-hant", "en", "de", "ja")] == ["cedict", "cedict", None, None, None]
     assert choose_word_list("zh", "none") is None and choose_word_list("en", "cedict") == "cedict"

@@ -31,22 +31,22 @@ from pathlib import Path
 from typing import Any
 
 from checkpoints.errors import CheckpointsError, InputError, UsageError, check_choice
-from checkpoints.extract.score_models import SCORES_NAME, score_pipeline
-from checkpoints.extract.tokenizer_words import (
+from checkpoints.extract.trained_models import MANIFEST_NAME
+from checkpoints.progress import Progress, no_progress
+from checkpoints.training.score_models import SCORES_NAME, score_pipeline
+from checkpoints.training.tokenizer_words import (
     WordList,
     choose_word_list,
     read_word_list,
     write_licence,
     write_word_list,
 )
-from checkpoints.extract.train_data import (
+from checkpoints.training.train_data import (
     concatenate_conllu,
     has_multiword_tokens,
     tokenizer_data,
     treebank_shorthand,
 )
-from checkpoints.extract.trained_models import MANIFEST_NAME
-from checkpoints.progress import Progress, no_progress
 
 SIZES = ("tiny", "small", "full")
 STAGES = ("tokenize", "mwt", "pos", "lemma", "depparse")
@@ -183,7 +183,7 @@ class TrainRequest:
     word_list: str | None = None
     """The tokenizer's word list for its dictionary features: ``cedict``, a
     file of one word per line, or ``none``; None takes the language's default
-    (:data:`checkpoints.extract.tokenizer_words.DEFAULT_WORD_LISTS`)."""
+    (:data:`checkpoints.training.tokenizer_words.DEFAULT_WORD_LISTS`)."""
 
 
 @dataclass(slots=True)
@@ -543,7 +543,7 @@ def run_stanza_module(
     for variable, value in MALLOC_SETTINGS.items():
         environment.setdefault(variable, value)
     environment.setdefault("PYTHONUNBUFFERED", "1")
-    command = [sys.executable, "-m", "checkpoints.extract.stanza_child", str(threads), module, *arguments]
+    command = [sys.executable, "-m", "checkpoints.training.stanza_child", str(threads), module, *arguments]
     advance: Callable[[int], None] | None = None
     done = 0
     last = ""

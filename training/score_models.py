@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from checkpoints.errors import InputError
-from checkpoints.extract.train_data import MULTIWORD_ID, concatenate_conllu
+from checkpoints.training.train_data import MULTIWORD_ID, concatenate_conllu
 
 SCORES_NAME = "scores.json"
 """Per model directory: the scores and exactly how the models were trained."""

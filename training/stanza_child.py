@@ -1,7 +1,7 @@
 """The body of a training child process: thread limit, then one stanza training module.
 
-Kept apart from :mod:`checkpoints.extract.train_models` because it runs in
-the child (``python -m checkpoints.extract.stanza_child``) and must import
+Kept apart from :mod:`checkpoints.training.train_models` because it runs in
+the child (``python -m checkpoints.training.stanza_child``) and must import
 nothing but torch and stanza.
 
 stanza's parser continues from a saved model with its own ``--continue_from``,
