@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from checkpoints.errors import CheckpointsError
-from checkpoints.evaluate.compare import compare
+from checkpoints.evaluate.comparison import compare
 from checkpoints.evaluate.resample import Method, ResampleSpec
 from checkpoints.evaluate.scoring import CheckpointScorer
 from checkpoints.model import (

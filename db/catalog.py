@@ -13,7 +13,8 @@ from typing import Any
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
-from checkpoints.db.models import (
+from checkpoints.db.repo import find_suite
+from checkpoints.db.tables import (
     CategoryResultRow,
     CheckpointBlock,
     CheckpointResultRow,
@@ -23,7 +24,6 @@ from checkpoints.db.models import (
     SystemRow,
     TranslationRow,
 )
-from checkpoints.db.repo import find_suite
 from checkpoints.errors import SuiteError
 
 

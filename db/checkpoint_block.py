@@ -6,7 +6,7 @@ check-point and per reference they took a second to write (most of
 ``checkpoints evaluate``), though nothing ever selects single check-points:
 every command reads a suite's check-points whole. Packed as a few numpy
 arrays and one text, they are written and read in milliseconds, as the
-per-run results already were (:class:`~checkpoints.db.models.CheckpointResultRow`).
+per-run results already were (:class:`~checkpoints.db.tables.CheckpointResultRow`).
 
 Integers are little-endian int64, DM float64; lists of integers (spans, target
 indices) are their values concatenated plus one length per owner; the

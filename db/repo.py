@@ -21,7 +21,8 @@ from sqlalchemy.orm import Session
 
 from checkpoints.db.bulk import insert_rows
 from checkpoints.db.checkpoint_block import CheckpointRecords, pack_checkpoints, unpack_checkpoints
-from checkpoints.db.models import (
+from checkpoints.db.stored_sentence import stored_sentence
+from checkpoints.db.tables import (
     AlignmentRow,
     CategoryResultRow,
     CategoryRow,
@@ -34,7 +35,6 @@ from checkpoints.db.models import (
     SystemRow,
     TranslationRow,
 )
-from checkpoints.db.stored_sentence import stored_sentence
 from checkpoints.errors import SuiteError
 from checkpoints.evaluate.columns import CheckpointColumns
 from checkpoints.model import (

@@ -1,7 +1,7 @@
 """Evaluation runs in the store: each system's per check-point results, packed, and reading them back.
 
 One row per (run, system) holds the values of every evaluated check-point as
-packed arrays (see :class:`checkpoints.db.models.CheckpointResultRow`), so a
+packed arrays (see :class:`checkpoints.db.tables.CheckpointResultRow`), so a
 run over 100,000 check-points is written and read in milliseconds.
 """
 
@@ -17,7 +17,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from checkpoints.db.bulk import insert_rows
-from checkpoints.db.models import (
+from checkpoints.db.tables import (
     CategoryResultRow,
     CheckpointResultRow,
     Pair,
@@ -147,7 +147,7 @@ def store_system_results(
     scopes: Sequence[dict[str, Any]],
 ) -> None:
     """Store one system's translations (a row per pair), its per check-point results (one
-    row of packed arrays, see :class:`~checkpoints.db.models.CheckpointResultRow`) and
+    row of packed arrays, see :class:`~checkpoints.db.tables.CheckpointResultRow`) and
     its scope scores."""
     lengths = np.asarray(translation_lengths, dtype=np.int64).tolist()
     references = np.asarray(reference_lengths, dtype=np.float64).tolist()

@@ -29,7 +29,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, NoSuchModu
 from sqlalchemy.orm import Session
 
 from checkpoints import __version__
-from checkpoints.db.models import SCHEMA_VERSION, Base, Meta
+from checkpoints.db.tables import SCHEMA_VERSION, Base, Meta
 from checkpoints.errors import StoreError
 
 SQLITE_BUSY_TIMEOUT = 60.0

@@ -40,7 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from checkpoints.evaluate.compare import DEFAULT_MIN_CHECKPOINTS
+from checkpoints.evaluate.comparison import DEFAULT_MIN_CHECKPOINTS
 from checkpoints.evaluate.resample import DEFAULT_SEED
 from checkpoints.evaluate.scoring import CheckpointScorer
 from checkpoints.extract.surface import SurfaceToken, surface_tokens

@@ -66,7 +66,7 @@ class MetricComparison:
     """System ``system`` against ``baseline`` on one metric (``difference = system − baseline``).
 
     (Check-point comparisons, category by category, are
-    :class:`checkpoints.evaluate.compare.Comparison`.)
+    :class:`checkpoints.evaluate.comparison.Comparison`.)
     """
 
     metric: str

@@ -5,7 +5,7 @@ The entry point for every dictionary a build can use:
 * a file given to ``--dictionary``, read by the reader its content calls for
   (:mod:`checkpoints.extract.dictformat`): TSV (:mod:`~checkpoints.extract.tsvdict`),
   Apertium ``.dix`` (:mod:`~checkpoints.extract.dix`), FreeDict dictd
-  (:mod:`~checkpoints.extract.dictd`) or CC-CEDICT (:mod:`~checkpoints.extract.cedict`);
+  (:mod:`~checkpoints.extract.dictd`) or CC-CEDICT (:mod:`~checkpoints.extract.cedict_lexicon`);
 * a name instead of a path for dictionaries that come with an installed
   package, or the English–Spanish ones bundled with the demo
   (:data:`NAMED_DICTIONARIES`: ``cedict``, ``freedict-eng-spa``, ``apertium-eng-spa``);
@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from importlib import resources
 from pathlib import Path
 
-from checkpoints.extract.cedict import read_cedict_dictionary
+from checkpoints.extract.cedict_lexicon import read_cedict_dictionary
 from checkpoints.extract.dictd import read_dictd_dictionary
 from checkpoints.extract.dictformat import DictionaryFormat, detect_format
 from checkpoints.extract.dix import dix_orientation, read_dix_dictionary

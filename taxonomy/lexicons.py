@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
 
 from checkpoints.errors import ResourceNotAvailable, TaxonomyError
-from checkpoints.taxonomy.cedict import cedict_words
+from checkpoints.taxonomy.cedict_senses import cedict_words
 
 PACKAGE_WORDLISTS = Path(__file__).resolve().parent / "wordlists"
 """Word lists shipped with the package; taxonomy files may name them by file name."""

@@ -5,8 +5,8 @@ CC-CEDICT (CC BY-SA 4.0, MDBG) is one entry a line, ``#`` starting a comment::
     反對 反对 [fan3 dui4] /to fight against/to oppose/to be opposed to/opposition/
 
 Two parts of the project read it for different things — the Chinese taxonomy
-counts senses and finds idioms (:mod:`checkpoints.taxonomy.cedict`), the
-dictionary readers take translations (:mod:`checkpoints.extract.cedict`) —
+counts senses and finds idioms (:mod:`checkpoints.taxonomy.cedict_senses`), the
+dictionary readers take translations (:mod:`checkpoints.extract.cedict_lexicon`) —
 so the line format and the file's location live here, once.
 """
 

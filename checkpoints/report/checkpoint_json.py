@@ -12,7 +12,7 @@ from checkpoints.evaluate.matching import order_label
 from checkpoints.report.comparison_summary import summary_sentences
 
 if TYPE_CHECKING:
-    from checkpoints.evaluate.compare import Comparison
+    from checkpoints.evaluate.comparison import Comparison
     from checkpoints.evaluate.evaluation import Evaluation
     from checkpoints.signature import Signature
 

@@ -16,7 +16,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from checkpoints.evaluate.compare import Comparison, ScopeComparison
+from checkpoints.evaluate.comparison import Comparison, ScopeComparison
 from checkpoints.evaluate.scopes import Scope, ScopeKind, ScopeScore
 from checkpoints.model import Level
 from checkpoints.report.checkpoint_json import comparison_signature

@@ -20,7 +20,7 @@ from checkpoints.db.repo import find_suite
 from checkpoints.db.runs import store_run
 from checkpoints.db.session import store_is_writable, transaction
 from checkpoints.errors import UsageError
-from checkpoints.evaluate.compare import Comparison, compare
+from checkpoints.evaluate.comparison import Comparison, compare
 from checkpoints.evaluate.defaults import DEFAULT_ALPHA, DEFAULT_CORRECTION, DEFAULT_MIN_CHECKPOINTS
 from checkpoints.evaluate.matching import DEFAULT_MAX_ORDER, MatchMode
 from checkpoints.evaluate.resample import ResampleSpec

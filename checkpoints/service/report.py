@@ -203,7 +203,7 @@ def _assemble(evaluation: Any, report: dict[str, Any], options: dict[str, Any], 
     from checkpoints.evaluate.resample import Method, ResampleSpec
     from checkpoints.evaluate.scopes import ScopeKind
     from checkpoints.report.checkpoint_json import evaluation_json
-    from checkpoints.report.html.model import (
+    from checkpoints.report.html.page_model import (
         compact_checkpoint,
         pair_pieces,
         scope_rows,

@@ -111,9 +111,9 @@ def _store(engine: Engine, data: SuiteData, content_hash: Callable[[], str], rep
     from sqlalchemy import select
     from sqlalchemy.exc import IntegrityError
 
-    from checkpoints.db.models import Suite
     from checkpoints.db.repo import name_taken, store_suite
     from checkpoints.db.session import transaction
+    from checkpoints.db.tables import Suite
     from checkpoints.errors import SuiteError
     from checkpoints.gcpause import paused_gc
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from checkpoints.db.models import Suite
 from checkpoints.db.session import open_engine, transaction
+from checkpoints.db.tables import Suite
 from checkpoints.model import SuiteData
 from checkpoints.service.store import load_stored_suite
 from checkpoints.taxonomy import load_taxonomy

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from checkpoints.db.models import RunRow
 from checkpoints.db.session import open_engine, transaction
+from checkpoints.db.tables import RunRow
 
 PUD = Path(__file__).resolve().parents[1] / "data"
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from checkpoints.db.models import CheckpointResultRow, RunRow
 from checkpoints.db.session import open_engine, transaction
+from checkpoints.db.tables import CheckpointResultRow, RunRow
 
 
 def count(db: Path, model: type) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from checkpoints.db.models import SCHEMA_VERSION
+from checkpoints.db.tables import SCHEMA_VERSION
 
 ROOT = os.geteuid() == 0
 """Root ignores file permissions: the permission-bit variants cannot fail for root."""

@@ -10,9 +10,9 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from checkpoints.db.models import RunRow
 from checkpoints.db.repo import load_suite
 from checkpoints.db.session import open_engine, transaction
+from checkpoints.db.tables import RunRow
 
 
 def runs(db: str) -> list[str]:

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from sqlalchemy import delete, func, select
 
-from checkpoints.db.models import CheckpointBlock
 from checkpoints.db.repo import load_suite
 from checkpoints.db.session import open_engine, transaction
+from checkpoints.db.tables import CheckpointBlock
 from checkpoints.errors import SuiteError
 from checkpoints.model import CheckPoint, Reference
 from checkpoints.service.store import store_new_suite

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from checkpoints.db.models import CheckpointBlock, Pair, Suite
 from checkpoints.db.repo import find_suite, load_suite, store_suite
 from checkpoints.db.session import open_engine, transaction
+from checkpoints.db.tables import CheckpointBlock, Pair, Suite
 from checkpoints.errors import CheckpointsError, InputError, SuiteError
 from checkpoints.io.conllu import parse_conllu_string
 from checkpoints.model import (
@@ -232,7 +232,7 @@ def test_unknown_taxonomy_makes_user_categories(tmp_path: Path) -> None:
 def test_deleting_a_suite_leaves_the_others_whole(tmp_path: Path, run_cli, demo_dir: Path) -> None:  # type: ignore[no-untyped-def]
     """The demo suite (with two evaluated systems and a comparison) is deleted table by table;
     a second suite in the same database keeps every row."""
-    from checkpoints.db import models
+    from checkpoints.db import tables as models
     from checkpoints.db.repo import delete_suite
 
     db = tmp_path / "two.db"

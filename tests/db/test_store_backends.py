@@ -11,7 +11,10 @@ from typing import Any
 import pytest
 from sqlalchemy import func, inspect, select, text
 
-from checkpoints.db.models import (
+from checkpoints.db.repo import delete_suite, find_suite, load_suite, store_suite, suite_names
+from checkpoints.db.runs import store_run
+from checkpoints.db.session import open_engine, transaction
+from checkpoints.db.tables import (
     SCHEMA_VERSION,
     CategoryRow,
     CheckpointBlock,
@@ -20,9 +23,6 @@ from checkpoints.db.models import (
     RunRow,
     Suite,
 )
-from checkpoints.db.repo import delete_suite, find_suite, load_suite, store_suite, suite_names
-from checkpoints.db.runs import store_run
-from checkpoints.db.session import open_engine, transaction
 from checkpoints.errors import StoreError, SuiteError
 from checkpoints.service.store import store_new_suite
 

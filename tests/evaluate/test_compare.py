@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from checkpoints.errors import SuiteError, UsageError
-from checkpoints.evaluate.compare import compare
+from checkpoints.evaluate.comparison import compare
 from checkpoints.evaluate.resample import Method, Resampler, ResampleSpec
 from checkpoints.evaluate.scopes import Scope, ScopeKind, score_from_stats
 from checkpoints.evaluate.scoring import CheckpointScorer, SystemScores

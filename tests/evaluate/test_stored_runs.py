@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 from sqlalchemy import func, select
 
-from checkpoints.db.models import CheckpointResultRow
 from checkpoints.db.repo import StoredSuite, find_suite, load_suite, store_suite
 from checkpoints.db.runs import latest_results
 from checkpoints.db.session import open_engine, transaction
 from checkpoints.db.stored_sentence import StoredSentence
+from checkpoints.db.tables import CheckpointResultRow
 from checkpoints.evaluate.columns import CheckpointColumns, checkpoint_count
 from checkpoints.evaluate.scoring import CheckpointScorer, SystemScores
 from checkpoints.gcpause import paused_gc

@@ -12,7 +12,7 @@ import pytest
 from cli.test_build import ZH_REFERENCE  # the Table 3 reference, shared with the build tests
 
 from checkpoints.errors import InputError
-from checkpoints.extract.cedict import clean_gloss
+from checkpoints.extract.cedict_lexicon import clean_gloss
 from checkpoints.extract.dictd import decode_number
 from checkpoints.extract.dictformat import DictionaryFormat, detect_format
 from checkpoints.extract.dictionary import (

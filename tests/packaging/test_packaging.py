@@ -44,14 +44,14 @@ def test_no_tests_package_and_bare_imports_are_banned() -> None:
 
 
 def test_installed_modules_come_from_the_mapped_folders() -> None:
-    import checkpoints.db.models
+    import checkpoints.db.tables
     import checkpoints.evaluate.resample
     import checkpoints.extract.dm
     import checkpoints.taxonomy
     import checkpoints.training.train_models
 
     assert Path(checkpoints.training.train_models.__file__).parent.name == "training"
-    assert Path(checkpoints.db.models.__file__).parent.name == "db"
+    assert Path(checkpoints.db.tables.__file__).parent.name == "db"
     assert Path(checkpoints.evaluate.resample.__file__).parent.name == "evaluate"
     assert Path(checkpoints.extract.dm.__file__).parent.name == "extract"
     assert Path(checkpoints.taxonomy.__file__).parent.name == "taxonomy"

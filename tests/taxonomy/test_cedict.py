@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from checkpoints.io.cedict import Entry, parse_line
-from checkpoints.taxonomy.cedict import (
+from checkpoints.taxonomy.cedict_senses import (
     cedict_entries,
     cedict_words,
     idioms,

@@ -608,7 +608,7 @@ def test_chinese_tokenizer_looks_words_up_in_cc_cedict_by_default(run_cli, tmp_p
     """zh trains its tokenizer with CC-CEDICT's headwords beside the treebank's words, and the model keeps them."""
     import torch
 
-    from checkpoints.taxonomy.cedict import cedict_words
+    from checkpoints.taxonomy.cedict_senses import cedict_words
 
     train, dev, output = tmp_path / "train.conllu", tmp_path / "dev.conllu", tmp_path / "zh"
     train.write_text(pud_chinese(0, 40), encoding="utf-8")

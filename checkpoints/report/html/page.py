@@ -29,7 +29,7 @@ def static_file(name: str) -> str:
 
 
 def render_page(model: dict[str, Any]) -> str:
-    """The whole self-contained HTML document for ``model`` (see :mod:`checkpoints.report.html.model`)."""
+    """The whole self-contained HTML document for ``model`` (see :mod:`checkpoints.report.html.page_model`)."""
     scripts = "\n".join(_inline_script(static_file(name)) for name in SCRIPTS)
     return "".join(
         [
