@@ -74,7 +74,7 @@ def read_word_list(choice: str) -> WordList:
     """
     if choice == CEDICT:
         from checkpoints.io.cedict import PACKAGE
-        from checkpoints.taxonomy.cedict import cedict_words
+        from checkpoints.taxonomy.cedict_senses import cedict_words
 
         return WordList(f"CC-CEDICT headwords (Python package {PACKAGE})", _usable(sorted(cedict_words())), CEDICT_LICENCE)
     words = _usable(line.strip() for line in iter_lines(choice))
