@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.table import Table
 
 from checkpoints.cli.common import check_format, emit, stderr_console
 from checkpoints.report.formats import json_text
@@ -65,8 +66,6 @@ def list_suites(
     db: Annotated[str, DB_OPTION],
     output_format: Annotated[str, FORMAT_OPTION] = "table",
 ) -> None:
-    from rich.table import Table
-
     from checkpoints.service.catalog import suites
 
     check_format(output_format, ("table", "json"))
@@ -89,7 +88,6 @@ def show_suite(
     output_format: Annotated[str, FORMAT_OPTION] = "table",
 ) -> None:
     from rich.console import Group
-    from rich.table import Table
 
     from checkpoints.service.catalog import suite_details
 
@@ -106,11 +104,7 @@ def show_suite(
     categories.add_column("check-points", justify="right")
     for category, count in details.categories.items():
         categories.add_row(category, str(count))
-    options = Table(title="built with")
-    options.add_column("option")
-    options.add_column("value", overflow="fold")
-    for key, value in details.options.items():
-        options.add_row(key, str(value))
+    options = _options_table("built with", details.options)
     emit(Group(head, categories, options), None)
 
 
@@ -140,8 +134,6 @@ def list_runs(
     suite: Annotated[str | None, typer.Option("--suite", help="Only this suite's runs.")] = None,
     output_format: Annotated[str, FORMAT_OPTION] = "table",
 ) -> None:
-    from rich.table import Table
-
     from checkpoints.service.catalog import runs
 
     check_format(output_format, ("table", "json"))
@@ -164,7 +156,6 @@ def show_run(
     output_format: Annotated[str, FORMAT_OPTION] = "table",
 ) -> None:
     from rich.console import Group
-    from rich.table import Table
 
     from checkpoints.service.catalog import run_details
 
@@ -177,11 +168,7 @@ def show_run(
     head = (f"run {entry.id}: {entry.kind} of suite {entry.suite}, "
             f"{entry.created.isoformat(sep=' ', timespec='seconds')}; systems: {', '.join(entry.systems)}\n"
             f"signature: {entry.signature}")
-    options = Table(title="options")
-    options.add_column("option")
-    options.add_column("value", overflow="fold")
-    for key, value in details.options.items():
-        options.add_row(key, str(value))
+    options = _options_table("options", details.options)
     emit(Group(head, options), None)
 
 
@@ -193,3 +180,13 @@ def delete_run(
 
     delete(db, run_id)
     stderr_console().print(f"deleted run {run_id}", markup=False)
+
+
+def _options_table(title: str, options: dict[str, object]) -> Table:
+    """A two-column table of stored options (how a suite was built, how a run matched)."""
+    table = Table(title=title)
+    table.add_column("option")
+    table.add_column("value", overflow="fold")
+    for key, value in options.items():
+        table.add_row(key, str(value))
+    return table
