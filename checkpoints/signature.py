@@ -125,4 +125,12 @@ def suite_signature(data: SuiteData) -> Signature:
         taxonomy=f"{data.taxonomy}@{data.taxonomy_version}",
         parser=options.get("parser", "unknown" if "imported_from" not in options else "imported"),
         aligner=options.get("aligner", "unknown" if "imported_from" not in options else "imported"),
+        **{"align-seed": _aligner_seed(options)},
     )
+
+
+def _aligner_seed(options: dict[str, object]) -> object:
+    """The aligner's seed (``none`` for an unseeded sampling aligner); None, no field, for an aligner
+    that does not sample (Pharaoh files, simalign) and for suites built before seeds were recorded."""
+    settings = options.get("aligner_settings")
+    return settings.get("seed") if isinstance(settings, dict) else None

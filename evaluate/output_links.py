@@ -66,8 +66,11 @@ def align_outputs(
     sources: Sequence[Sentence],
     outputs: Mapping[str, Sequence[str]],
     lexicon: Lexicon | None = None,
+    *,
+    seed: int | None = None,
 ) -> dict[str, list[LinkedOutput]]:
-    """Every output aligned to the sources with eflomal in one corpus (module docstring).
+    """Every output aligned to the sources with eflomal in one corpus (module docstring),
+    its sampling seeded with ``seed`` (None: eflomal's own random seed).
 
     The aligner reads lower-cased lemmas on the source side (as a build's
     eflomal does) and lower-cased words on the output side.
@@ -84,7 +87,7 @@ def align_outputs(
         for name, lines in outputs.items()
         for source, line, ranges in zip(source_words, lines, spans[name], strict=True)
     ]
-    alignments = iter(EflomalAligner().align(corpus, lexicon))
+    alignments = iter(EflomalAligner(seed=seed).align(corpus, lexicon))
     return {name: [_linked(ranges, next(alignments)) for ranges in spans[name]] for name in outputs}
 
 

@@ -23,6 +23,7 @@ from checkpoints.errors import UsageError
 from checkpoints.extract.align_eflomal import EflomalAligner
 from checkpoints.extract.align_simalign import DEFAULT_MODEL, SimAligner
 from checkpoints.extract.dictionary import Lexicon
+from checkpoints.extract.eflomal_process import DEFAULT_ALIGN_SEED
 from checkpoints.extract.symmetrize import symmetrize, symmetrize_links
 from checkpoints.io.pharaoh import read_pharaoh
 from checkpoints.model import Alignment, Sentence
@@ -62,35 +63,36 @@ class Aligner(Protocol):
         ...
 
 
-def _simalign(model: str | None, method: str | None) -> Aligner:
+def _simalign(model: str | None, method: str | None, seed: int | None) -> Aligner:
+    """simalign is deterministic: the seed has nothing to seed."""
     return SimAligner(model or DEFAULT_MODEL, method=method or "itermax")
 
 
-def _eflomal(model: str | None, method: str | None) -> Aligner:
+def _eflomal(model: str | None, method: str | None, seed: int | None) -> Aligner:
     if model is not None:
         raise UsageError("--align-model applies to simalign only: eflomal learns from the corpus itself")
     if method is not None:
-        return EflomalAligner(symmetrization=method)
-    return EflomalAligner()
+        return EflomalAligner(symmetrization=method, seed=seed)
+    return EflomalAligner(seed=seed)
 
 
-ALIGNERS: dict[str, Callable[[str | None, str | None], Aligner]] = {
+ALIGNERS: dict[str, Callable[[str | None, str | None, int | None], Aligner]] = {
     "eflomal": _eflomal,
     "simalign": _simalign,
 }
-"""Aligner name → factory taking ``(model, method)``; None means the aligner's default.
+"""Aligner name → factory taking ``(model, method, seed)``; None means the aligner's default.
 
 ``method`` is simalign's matching method or eflomal's symmetrisation heuristic.
 """
 
 
-def make_aligner(name: str, model: str | None = None, method: str | None = None) -> Aligner:
-    """The aligner called ``name`` (``simalign`` or ``eflomal``)."""
+def make_aligner(name: str, model: str | None = None, method: str | None = None, *, seed: int | None = DEFAULT_ALIGN_SEED) -> Aligner:
+    """The aligner called ``name`` (``simalign`` or ``eflomal``); ``seed`` seeds one that samples."""
     try:
         factory = ALIGNERS[name]
     except KeyError:
         raise UsageError(f"unknown aligner {name!r} (choose {' or '.join(ALIGNERS)})") from None
-    return factory(model, method)
+    return factory(model, method, seed)
 
 
 def read_alignment_file(

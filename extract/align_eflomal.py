@@ -6,8 +6,8 @@ better links; a handful of sentences gives poor ones. Both directions come
 out of the same run and are symmetrised with grow-diag-final-and
 (:mod:`checkpoints.extract.symmetrize`).
 
-eflomal samples with a seed from ``/dev/urandom`` and has no seed option, so
-two runs may differ in a few links.
+eflomal samples at random and has no seed option; :mod:`checkpoints.extract.eflomal_process`
+runs it so that the same seed gives the same links (where the platform allows).
 
 A thousand sentence pairs are little to learn word translations from, so two
 things help it (measured on hand-aligned PUD pairs in
@@ -34,6 +34,12 @@ from typing import Any
 
 from checkpoints.errors import ModelNotAvailable, UsageError
 from checkpoints.extract.dictionary import Lexicon
+from checkpoints.extract.eflomal_process import (
+    DEFAULT_ALIGN_SEED,
+    EflomalJob,
+    can_seed,
+    run_eflomal,
+)
 from checkpoints.extract.symmetrize import METHODS, symmetrize
 from checkpoints.extract.wordmatch import number_key, similar_spelling
 from checkpoints.io.pharaoh import parse_pharaoh_line
@@ -132,6 +138,9 @@ class EflomalAligner:
             schedule (which it derives from the corpus size).
         prior_weight: pseudo-count of a dictionary prior (:func:`lexical_priors`).
         runs: independent runs whose links are put to a vote (:func:`majority`).
+        seed: seed of the sampling (None: eflomal's own random seed); see
+            :mod:`checkpoints.extract.eflomal_process`.
+        workers: eflomal processes run at once (default: one per core).
     """
 
     name = "eflomal"
@@ -147,6 +156,8 @@ class EflomalAligner:
         iterations: float = 1.0,
         prior_weight: float = PRIOR_WEIGHT,
         runs: int = RUNS,
+        seed: int | None = DEFAULT_ALIGN_SEED,
+        workers: int | None = None,
     ) -> None:
         if symmetrization not in METHODS:
             raise UsageError(f"unknown symmetrisation {symmetrization!r} (choose {', '.join(METHODS)})")
@@ -160,6 +171,8 @@ class EflomalAligner:
         self.iterations = iterations
         self.prior_weight = prior_weight
         self.runs = runs
+        self.seed = seed
+        self.workers = workers
         self.priors_used = 0
         try:
             self.version = metadata.version("eflomal")
@@ -178,6 +191,7 @@ class EflomalAligner:
             "prior_weight": self.prior_weight,
             "priors": self.priors_used,
             "runs": self.runs,
+            "seed": self.seed if self.seed is not None and can_seed() else "none",
         }
 
     def align(
@@ -201,20 +215,22 @@ class EflomalAligner:
             priors = _merge_priors(character_priors(words), lexical_priors(sources, targets, lexicon, self.prior_weight))
         self.priors_used = len(priors)
         unit_pairs = [(s.units, t.units) for s, t in zip(source_units, target_units, strict=True)]
+        job = EflomalJob.for_corpus(len(pairs), model=self.model, samplers=self.samplers, relative_iterations=self.iterations)
+        if self.seed is not None and not can_seed():
+            logger.warning("eflomal cannot be seeded here (no private /dev/urandom: needs Linux user namespaces); "
+                           "links may differ between builds (recorded as align-seed:none)")
         runs = []
-        with tempfile.TemporaryDirectory(prefix="checkpoints-eflomal-") as directory:
-            forward_path = Path(directory) / "forward"
-            backward_path = Path(directory) / "backward"
-            for _ in range(self.runs):
-                aligner = eflomal.Aligner(model=self.model, n_samplers=self.samplers, rel_iterations=self.iterations)
-                aligner.align(
-                    sources,
-                    targets,
-                    links_filename_fwd=str(forward_path),
-                    links_filename_rev=str(backward_path),
-                    priors_input=priors or None,
-                    quiet=True,
+        with tempfile.TemporaryDirectory(prefix="checkpoints-eflomal-") as name:
+            directory = Path(name)
+            files = [directory / "source", directory / "target", directory / "priors"]
+            with files[0].open("wb") as source_file, files[1].open("wb") as target_file, \
+                    files[2].open("w", encoding="utf-8") as priors_file:
+                eflomal.Aligner(model=self.model).prepare_files(
+                    sources, source_file, targets, target_file, priors or None, priors_file
                 )
+            outputs = run_eflomal(job, files[0], files[1], files[2] if priors else None, directory,
+                                  runs=self.runs, seed=self.seed, workers=self.workers)
+            for forward_path, backward_path in outputs:
                 forward = _read_links(forward_path, unit_pairs)
                 backward = _read_links(backward_path, unit_pairs)
                 symmetrized = symmetrize(forward, backward, self.symmetrization)

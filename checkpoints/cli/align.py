@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from checkpoints.cli.common import (
+    ALIGN_SEED_HELP,
     check_format,
     emit,
     progress_bar,
@@ -15,6 +16,7 @@ from checkpoints.cli.common import (
     stage_progress,
     stderr_console,
 )
+from checkpoints.extract.eflomal_process import DEFAULT_ALIGN_SEED
 from checkpoints.report.formats import json_text
 
 EXAMPLES = """
@@ -55,6 +57,7 @@ def align(
     aligner: Annotated[str, typer.Option("--aligner", help="eflomal (offline, learns from the corpus) or simalign (a BERT model, downloaded once).")] = "eflomal",
     align_model: Annotated[str, typer.Option("--align-model", help="simalign model: a Hugging Face name or a local directory.")] = "bert-base-multilingual-cased",
     align_method: Annotated[str, typer.Option("--align-method", help="simalign matching method: itermax, mwmf or inter.")] = "itermax",
+    seed: Annotated[int, typer.Option("--seed", metavar="N", help=ALIGN_SEED_HELP)] = DEFAULT_ALIGN_SEED,
     dictionary: Annotated[list[Path] | None, typer.Option("--dictionary", help="Bilingual dictionary for priors and repairs (as for build); repeatable.")] = None,
     repair: Annotated[bool, typer.Option("--repair/--no-repair", help="Repair the alignment with the dictionary and fixed expressions.")] = True,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the Pharaoh links here (default: stdout, unless --gold is given).")] = None,
@@ -84,6 +87,7 @@ def align(
         aligner=aligner,
         align_model=align_model,
         align_method=align_method,
+        seed=seed,
         dictionaries=list(dictionary or []),
         repair=repair,
         stanza_dir=stanza_dir,

@@ -49,7 +49,7 @@ def attribute(
     alignment: Annotated[list[str] | None, typer.Option("--alignment", help="NAME=FILE: Pharaoh source-output links for a system, instead of eflomal (repeatable).")] = None,
     dictionary: Annotated[list[Path] | None, typer.Option("--dictionary", help="Dictionary for eflomal's priors (repeatable); default: the one stored with the suite.")] = None,
     alternatives: Annotated[bool, typer.Option("--alternatives/--no-alternatives", help="Also match word-level check-points by dictionary translations, stems and (English) synonyms.")] = False,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap intervals.")] = DEFAULT_SEED,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap intervals and of eflomal's sampling.")] = DEFAULT_SEED,
     output_format: Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the result to this file instead of stdout.")] = None,
 ) -> None:

@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from checkpoints.cli.common import (
+    ALIGN_SEED_HELP,
     check_name_free,
     progress_bar,
     quiet_libraries,
@@ -18,6 +19,7 @@ from checkpoints.cli.common import (
     stdout_console,
     store_new_suite,
 )
+from checkpoints.extract.eflomal_process import DEFAULT_ALIGN_SEED
 from checkpoints.model import SuiteData
 
 EXAMPLES = """
@@ -59,6 +61,7 @@ def build(
     aligner: Annotated[str, typer.Option("--aligner", help="Aligner when no --alignment is given: eflomal (offline, learns from the corpus) or simalign (a BERT model, downloaded once).")] = "eflomal",
     align_model: Annotated[str, typer.Option("--align-model", help="simalign model: a Hugging Face name or a local directory.")] = "bert-base-multilingual-cased",
     align_method: Annotated[str, typer.Option("--align-method", help="simalign matching method: itermax, mwmf or inter.")] = "itermax",
+    seed: Annotated[int, typer.Option("--seed", metavar="N", help=ALIGN_SEED_HELP)] = DEFAULT_ALIGN_SEED,
     taxonomy: Annotated[str | None, typer.Option("--taxonomy", help="en, zh, ud or a taxonomy file (default: the source language's, else ud).")] = None,
     dictionary: Annotated[list[Path] | None, typer.Option("--dictionary", help="Bilingual dictionary for DM and alignment: TSV source<TAB>target, an Apertium .dix, a FreeDict/dictd .index, a CC-CEDICT file, or `cedict`; repeat to merge several.")] = None,
     name: Annotated[str | None, typer.Option("--name", help="Suite name (default: from the source file and languages).")] = None,
@@ -87,6 +90,7 @@ def build(
         aligner=aligner,
         align_model=align_model,
         align_method=align_method,
+        seed=seed,
         taxonomy=taxonomy,
         dictionaries=list(dictionary or []),
         name=name,

@@ -32,6 +32,11 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+ALIGN_SEED_HELP = (
+    "Seed of eflomal's sampling: the same inputs and seed give the same links and the same suite "
+    "(Linux; where user namespaces are not allowed the runs stay random and the signature says align-seed:none)."
+)
+
 
 def stdout_console() -> Console:
     """Reports go to stdout; when it is not a terminal (a pipe, a CI log) tables get

@@ -186,7 +186,7 @@ def _linked_outputs(
         # every output of the release (and the reference) in one corpus: more text, better links
         corpus = {name: lines for name, lines in outputs.items() if name not in given}
         corpus[" reference"] = [pair.references[0].text for pair in suite.pairs]
-        aligned = align_outputs(sources, corpus, _lexicon(request, suite))
+        aligned = align_outputs(sources, corpus, _lexicon(request, suite), seed=request.seed)
         linked.update({name: aligned[name] for name in chosen if name not in given})
     return linked
 

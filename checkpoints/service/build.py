@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from checkpoints import __version__
 from checkpoints.errors import CorpusMismatch, InputError, UsageError
 from checkpoints.extract.dictionary import Lexicon, is_named_dictionary
+from checkpoints.extract.eflomal_process import DEFAULT_ALIGN_SEED
 from checkpoints.extract.langcodes import language
 from checkpoints.extract.reliability import CLASS_FLUID_LANGUAGES
 from checkpoints.extract.repair import RepairCounts
@@ -47,6 +48,8 @@ class BuildRequest:
     aligner: str = "eflomal"
     align_model: str = "bert-base-multilingual-cased"
     align_method: str = "itermax"
+    seed: int | None = DEFAULT_ALIGN_SEED
+    """Seed of eflomal's sampling: the same inputs and seed give the same suite. None: unseeded."""
     taxonomy: str | None = None
     dictionaries: list[Path] = field(default_factory=list)
     threads: int | None = None
@@ -173,7 +176,7 @@ def align_corpus(
     from checkpoints.extract.align import aligner_tokens, make_aligner
 
     if request.aligner == "eflomal":
-        aligner = make_aligner("eflomal")
+        aligner = make_aligner("eflomal", seed=request.seed)
     else:
         aligner = make_aligner(request.aligner, request.align_model, request.align_method)
     key = aligner.token_key

@@ -10,8 +10,10 @@ from sqlalchemy import func, select
 
 from checkpoints.db.session import open_engine, transaction
 from checkpoints.db.tables import Suite
+from checkpoints.extract.eflomal_process import can_seed
 from checkpoints.model import SuiteData
 from checkpoints.service.store import load_stored_suite
+from checkpoints.signature import suite_signature
 from checkpoints.taxonomy import load_taxonomy
 
 DATA = Path(__file__).parent.parent / "data"
@@ -364,3 +366,28 @@ def test_raw_text_errors_come_before_any_parsing(run_cli, tmp_path: Path, source
     assert code == 1
     assert err == "checkpoints: error: " + message.format(source=source, reference=reference) + "\n"
     assert not (tmp_path / "x.db").exists()
+
+
+def _first_sentences(path: Path, count: int, output: Path) -> Path:
+    """The first ``count`` sentences of a (gzipped) CoNLL-U file, as a file of their own."""
+    blocks = gzip.decompress(path.read_bytes()).decode("utf-8").split("\n\n")
+    output.write_text("\n\n".join(blocks[:count]) + "\n\n", encoding="utf-8")
+    return output
+
+
+@pytest.mark.skipif(not can_seed(), reason="eflomal cannot be seeded where user namespaces are not allowed")
+def test_builds_with_the_same_seed_are_identical(run_cli, tmp_path: Path, demo_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue: three identical en-de builds gave three check-point counts. eflomal now runs seeded:
+    the same inputs and seed give the same suite (content hash), and the seed is in its signature."""
+    source = _first_sentences(demo_dir / "en_pud.conllu.gz", 150, tmp_path / "en.conllu")
+    reference = _first_sentences(demo_dir / "es_pud.conllu.gz", 150, tmp_path / "es.conllu")
+    hashes = {}
+    for name, seed in (("first", "5"), ("again", "5"), ("other", "6")):
+        code, _out, err = run_cli("build", "--db", tmp_path / f"{name}.db", "--src-lang", "en", "--tgt-lang", "es",
+                                  "--source-conllu", source, "--reference-conllu", reference, "--seed", seed, "--no-audit")
+        assert code == 0, err
+        data = stored(tmp_path / f"{name}.db")
+        hashes[name] = data.options["content_hash"]
+        assert suite_signature(data)["align-seed"] == int(seed)
+    assert hashes["first"] == hashes["again"]
+    assert hashes["other"] != hashes["first"]
