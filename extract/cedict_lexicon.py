@@ -28,7 +28,7 @@ from pathlib import Path
 
 from checkpoints.extract.langcodes import oriented_forward
 from checkpoints.extract.lexicon import Lexicon
-from checkpoints.io.cedict import Entry, read_entries
+from checkpoints.io.cedict import HAN, Entry, is_pointer, read_entries, without_remarks
 
 KIND = "cc-cedict"
 REVERSED_KIND = "cc-cedict-reversed"
@@ -36,15 +36,9 @@ SIDES = ("zh", "en")
 MAX_GLOSS_WORDS = 6
 """Longer glosses describe rather than translate; their words would match any English reference."""
 
-_HAN = r"[\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]"
-_POINTER = re.compile(
-    rf"(?:\S+ ){{0,2}}variant of\b|see(?: also)? (?=\S*{_HAN})"
-    r"|same as\b|surname\b|cl:|classifier for\b|also (?:pr\.|written|called)|(?:taiwan )?pr\. "
-    r"|abbr\. (?:for|of|to)\b|used in\b",
-    re.IGNORECASE,
-)
-_REFERENCE = re.compile(rf"[^\s\[]*{_HAN}[^\s\[]*(?:\[[^\]]*\])?|\[[^\]]*\]")
-_PARENTHESES = re.compile(r"\([^()]*\)")
+_REFERENCE = re.compile(rf"[^\s\[]*{HAN}[^\s\[]*(?:\[[^\]]*\])?|\[[^\]]*\]")
+_USAGE_NOTE = re.compile(r"classifier for\b", re.IGNORECASE)
+"""A classifier's use is a sense of the word (the taxonomy counts it) but no English word translates it."""
 _PREFIX = re.compile(r"^(?:lit\.|fig\.|to)\s+", re.IGNORECASE)
 _PLACEHOLDERS = frozenset({"sth", "sb", "sth.", "sb.", "sth's", "sb's", "~", "~'s", "'s"})
 _EDGE = " \t.,;:!?\"'~"
@@ -62,18 +56,13 @@ def clean_gloss(gloss: str) -> list[str]:
     """The translations one gloss gives, cleaned (see the module docstring); ``;`` separates
     alternatives inside a gloss ("(idiom); to impose uniformity")."""
     gloss = gloss.strip()
-    if not gloss or _POINTER.match(gloss):
+    if not gloss or is_pointer(gloss) or _USAGE_NOTE.match(gloss):
         return []
-    while True:
-        reduced = _PARENTHESES.sub(" ", gloss)
-        if reduced == gloss:
-            break
-        gloss = reduced
-    gloss = _REFERENCE.sub(" ", gloss)
+    gloss = _REFERENCE.sub(" ", without_remarks(gloss))
     found: list[str] = []
     for alternative in gloss.split(";"):
         text = alternative.strip()
-        if _POINTER.match(text):
+        if is_pointer(text) or _USAGE_NOTE.match(text):
             continue
         while True:
             shorter = _PREFIX.sub("", text, count=1)

@@ -22,16 +22,8 @@ import functools
 import re
 from collections.abc import Iterable
 
-from checkpoints.io.cedict import Entry, cedict_path, read_entries
+from checkpoints.io.cedict import Entry, cedict_path, is_pointer, read_entries, without_remarks
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_CROSS_REFERENCE = re.compile(
-    r"^(?:see(?: also)?|cf\.?(?: idiom)?|(?:[a-z]+ )?variant of|abbr\. (?:for|of)|also written|same as|used in)\b",
-    re.IGNORECASE,
-)
-_SURNAME = re.compile(r"^surname\b", re.IGNORECASE)
-_PRONUNCIATION = re.compile(r"\bpr\. \[|^(?:[a-z]+ )?pr\.", re.IGNORECASE)
-_PARENTHESES = re.compile(r"\([^()]*\)")
 _IDIOM = re.compile(r"\((?:[^()]*[\s,])?idiom(?:[\s,][^()]*)?\)")
 
 
@@ -47,7 +39,7 @@ def senses(entry: Entry) -> set[str]:
     for gloss in entry.glosses:
         if not is_sense(gloss):
             continue
-        text = " ".join(_PARENTHESES.sub(" ", gloss).split()).casefold()
+        text = " ".join(without_remarks(gloss).split()).casefold()
         text = text.removeprefix("to ").strip()
         if text:
             found.add(text)
@@ -61,21 +53,14 @@ def is_idiom(entry: Entry) -> bool:
     a cross-reference such as ``cf 羅雀掘鼠|罗雀掘鼠 ... (idiom)`` marks the
     entry it refers to, not this one.
     """
-    return any(_IDIOM.search(gloss) and not _is_cross_reference(gloss) for gloss in entry.glosses)
+    return any(_IDIOM.search(gloss) and not is_pointer(gloss) for gloss in entry.glosses)
 
 
 def is_sense(gloss: str) -> bool:
     """Whether a gloss gives a translation (see :func:`senses` for what does not)."""
     text = gloss.strip()
-    if not text or text.startswith("CL:"):
-        return False
-    if _is_cross_reference(text) or _SURNAME.match(text) or _PRONUNCIATION.search(text):
-        return False
-    return not (text.startswith("(") and text.endswith(")") and _PARENTHESES.fullmatch(text))
+    return bool(text) and not is_pointer(text) and bool(without_remarks(text).strip())
 
-
-def _is_cross_reference(gloss: str) -> bool:
-    return _CROSS_REFERENCE.match(gloss.strip()) is not None and _CJK.search(gloss) is not None
 
 
 @functools.cache

@@ -26,6 +26,35 @@ RELATIVE_PATH = ("cedict", "cedict_1_0_ts_utf-8_mdbg.txt")
 
 LINE = re.compile(r"(?P<traditional>\S+) (?P<simplified>\S+) \[(?P<pinyin>[^\]]*)\] /(?P<glosses>.*)/\s*")
 
+HAN = r"[\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]"
+"""A Chinese character (CJK radicals, ideographs and their extensions, 々 〇 〡–〩)."""
+
+_POINTER = re.compile(
+    rf"(?:\S+ ){{0,2}}variant of\b|(?:see(?: also)?|cf\.?(?: idiom)?) (?=.*{HAN})"
+    r"|same as\b|surname\b|cl:|also (?:pr\.|written|called)|(?:\S+ )?pr\. "
+    r"|abbr\. (?:for|of|to)\b|used in\b",
+    re.IGNORECASE,
+)
+_PARENTHESES = re.compile(r"\([^()]*\)")
+
+
+def is_pointer(gloss: str) -> bool:
+    """A gloss that gives no translation but points elsewhere: to another entry (``variant of 臺``,
+    ``see 大夫``, ``cf. 羅雀``, ``abbr. for 中國``), a classifier (``CL:個``), a surname, a reading
+    (``Taiwan pr. [xing4]``). The taxonomy's sense counts and the dictionary's translations both
+    skip these, so they are defined once, here."""
+    text = gloss.strip()
+    return _POINTER.match(text) is not None or "pr. [" in text
+
+
+def without_remarks(gloss: str) -> str:
+    """The gloss with its parenthesised remarks removed, nested ones too (``(idiom)``, ``(of (an) animal)``)."""
+    while True:
+        reduced = _PARENTHESES.sub(" ", gloss)
+        if reduced == gloss:
+            return gloss
+        gloss = reduced
+
 
 @dataclass(frozen=True, slots=True)
 class Entry:
