@@ -22,9 +22,14 @@ itself (a pre-fork server) is left alone: unfreezing would thaw its objects too.
 
 from __future__ import annotations
 
+import functools
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import ParamSpec, TypeVar
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @contextmanager
@@ -40,3 +45,17 @@ def paused_gc() -> Iterator[None]:
                 gc.freeze()
                 gc.unfreeze()
             gc.enable()
+
+
+def bulk_work(function: Callable[P, R]) -> Callable[P, R]:
+    """Marks a service entry point (a build, an evaluation, an import, a report): the collector
+    is paused for the whole call. Declared once per entry point, so the code below it, the
+    library, never pauses anything itself; nested entry points (a report that evaluates
+    first) leave the pause to the outermost."""
+
+    @functools.wraps(function)
+    def paused(*args: P.args, **kwargs: P.kwargs) -> R:
+        with paused_gc():
+            return function(*args, **kwargs)
+
+    return paused

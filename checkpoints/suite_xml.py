@@ -34,7 +34,6 @@ from pathlib import Path
 from lxml import etree
 
 from checkpoints.errors import InputError, OutputError
-from checkpoints.gcpause import paused_gc
 from checkpoints.io.files import write_atomic
 from checkpoints.io.xml import parse_xml_bytes, read_xml_bytes, safe_parser, validate
 from checkpoints.model import (
@@ -184,20 +183,6 @@ def write_suite_xml(data: SuiteData, path: str | Path) -> None:
     write_atomic(path, suite_xml_bytes(data))
 
 
-def suite_xml_bytes(data: SuiteData) -> bytes:
-    """The suite as interchange XML, in the canonical layout (what lxml's pretty printer writes).
-
-    Written as text rather than built as an lxml tree: a 100,000 check-point
-    suite is three times faster this way. Values are escaped as libxml2 does,
-    and a character XML cannot hold (a control character) is an error that
-    names its pair rather than a broken file. The cyclic garbage collector is
-    paused meanwhile: the many short-lived strings would otherwise make it
-    rescan the whole suite again and again.
-    """
-    with paused_gc():
-        return _suite_xml_bytes(data)
-
-
 def _escape_text(value: str) -> str:
     """Character data as libxml2 writes it (``&``, ``<``, ``>`` and CR as references)."""
     if "&" in value or "<" in value or ">" in value or "\r" in value:
@@ -223,7 +208,16 @@ def _sentence_line(tag: str, sentence: Sentence, number: int | None = None) -> s
     return f"    <{tag}{number_attribute}{text_attribute}>{_escape_text(tokens)}</{tag}>\n"
 
 
-def _suite_xml_bytes(data: SuiteData) -> bytes:
+def suite_xml_bytes(data: SuiteData) -> bytes:
+    """The suite as interchange XML, in the canonical layout (what lxml's pretty printer writes).
+
+    Written as text rather than built as an lxml tree: a 100,000 check-point
+    suite is three times faster this way. Values are escaped as libxml2 does,
+    and a character XML cannot hold (a control character) is an error that
+    names its pair rather than a broken file. Callers are service entry points
+    (:func:`checkpoints.gcpause.bulk_work`): the many short-lived strings would
+    otherwise make the cyclic collector rescan the whole suite again and again.
+    """
     by_pair: dict[int, list[CheckPoint]] = {}
     for checkpoint in data.checkpoints:
         by_pair.setdefault(checkpoint.pair_id, []).append(checkpoint)
@@ -285,8 +279,7 @@ def load_suite_xml(path: str | Path, resolve: CategoryResolver = taxonomy_catego
     raw = read_xml_bytes(path)
     tree = parse_xml_bytes(raw, path, huge_tree=False, remove_comments=True)
     validate(tree, _schema(), path, "suite")
-    with paused_gc():
-        return _SuiteReader(path, resolve).read(tree.getroot())
+    return _SuiteReader(path, resolve).read(tree.getroot())
 
 
 class _TokenCache(dict[str, Token]):

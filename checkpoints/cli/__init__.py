@@ -1,7 +1,11 @@
 """The ``checkpoints`` command: a thin layer that parses options, calls the library, renders.
 
-Each command group lives in its own module with a ``register(app)`` function;
-:data:`COMMAND_MODULES` lists them in the order ``--help`` shows them.
+Each command group lives in its own module with a ``register(app)`` function.
+:data:`COMMANDS` names every command, the module that registers it and the
+line ``checkpoints --help`` shows for it; a command's module is imported only
+when that command runs or shows its own help (click's lazy loading, by
+:class:`LazyGroup`), so command modules import what they use at the top and
+``--help`` stays fast.
 """
 
 from __future__ import annotations
@@ -11,42 +15,108 @@ import importlib
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, MutableMapping, Sequence
+from typing import Any
 
 import typer
 import typer.main
-
-try:  # recent typer bundles its own copy of click
-    import typer._click as click
-    from typer._click.exceptions import ClickException, NoArgsIsHelpError
-except ImportError:  # pragma: no cover - older typer uses click itself
-    import click  # type: ignore[no-redef]
-    from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[assignment]
+from typer.core import TyperGroup
 
 from checkpoints import __version__
 from checkpoints.errors import CheckpointsError, UsageError
 
-COMMAND_MODULES = (
-    "build",
-    "align",
-    "evaluate",
-    "compare",
-    "show",
-    "audit",
-    "attribute",
-    "catalog",
-    "report",
-    "suite_xml",
-    "taxonomy",
-    "demo",
-    "models",
-    "metrics",
-    "meta",
-    "qarla",
-)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "build": ("build", "Build a check-point suite from a parallel corpus."),
+    "align": ("align", "Word-align a parallel corpus, write Pharaoh links, measure them against gold."),
+    "evaluate": ("evaluate", "Score MT systems on a check-point suite."),
+    "compare": ("compare", "Compare systems per category with significance tests."),
+    "show": ("show", "Show check-points with their references and each system's matches."),
+    "audit": ("audit", "Audit a suite: reference self-score, substitution test, gaps and DM."),
+    "attribute": ("attribute", "Attribute expert MQM error spans to check-points: do misses mean real errors?"),
+    "report": ("report", "Write the diagnostic report as one self-contained HTML file."),
+    "export": ("suite_xml", "Write a suite as interchange XML."),
+    "import": ("suite_xml", "Read a suite from interchange XML into a database."),
+    "demo": ("demo", "Build, evaluate and compare on bundled data (offline)."),
+    "metrics": ("metrics", "Score system translations with Asiya-named metrics (BLEU, NIST, METEOR, ROUGE, -TER, chrF, ...)."),
+    "meta": ("meta", "Correlate metric scores with human judgments at system, document or segment level."),
+    "qarla": ("qarla", "Meta-evaluate a metric set by human likeness (QARLA, as in IQMT): no human judgments needed."),
+    "suites": ("catalog", "List, show, rename and delete the suites of a store."),
+    "runs": ("catalog", "List, show and delete the stored evaluation and comparison runs."),
+    "taxonomy": ("taxonomy", "Inspect and check check-point taxonomies."),
+    "models": ("models", "Manage the stanza models used to parse raw text."),
+}
+"""Command name → (module under ``checkpoints.cli``, the first sentence of its help), in the order
+``--help`` lists them; a test holds the sentences to the commands' own help."""
+
+
+class LazyCommands(MutableMapping[str, Any]):
+    """The root's commands: every name of :data:`COMMANDS` is there, its module imported on first lookup."""
+
+    def __init__(self, loaded: Mapping[str, Any]) -> None:
+        self._loaded = dict(loaded)
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._loaded and name in COMMANDS:
+            self._loaded[name] = load_command(name)
+        return self._loaded[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in COMMANDS or name in self._loaded
+
+    def __iter__(self) -> Iterator[str]:
+        yield from COMMANDS
+        yield from (name for name in self._loaded if name not in COMMANDS)
+
+    def __len__(self) -> int:
+        return len(set(COMMANDS) | set(self._loaded))
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._loaded[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._loaded[name]
+
+
+class LazyGroup(TyperGroup):
+    """The root group (click's lazy loading): commands load on first use, and the listing in
+    ``--help`` comes from :data:`COMMANDS` without importing any."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self.commands = LazyCommands(self.commands)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [(name, _shortened(summary, limit)) for name, (_module, summary) in COMMANDS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+def load_command(name: str) -> Any:
+    """The click command ``name``, from its module's ``register`` (help tidied as for every command)."""
+    module = importlib.import_module(f"checkpoints.cli.{COMMANDS[name][0]}")
+    holder = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+    holder.callback()(_holder)  # a callback makes typer build a group even for a module of one command
+    module.register(holder)
+    loaded = typer.main.get_command(holder).commands[name]  # type: ignore[attr-defined]
+    _tidy_help(loaded)
+    return loaded
+
+
+def _holder() -> None:
+    """Stands in as the callback of the group a command module registers into."""
+
+
+def _shortened(summary: str, limit: int) -> str:
+    """The summary cut to ``limit`` characters at a word, as click shortens a command's help."""
+    if len(summary) <= limit:
+        return summary
+    return summary[: limit - 3].rsplit(" ", 1)[0] + "..."
+
 
 app = typer.Typer(
     name="checkpoints",
+    cls=LazyGroup,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -74,16 +144,6 @@ def _root(
     """Diagnostic evaluation of machine translation."""
 
 
-for _name in COMMAND_MODULES:
-    try:
-        _module = importlib.import_module(f"checkpoints.cli.{_name}")
-    except ModuleNotFoundError as _error:
-        if _error.name != f"checkpoints.cli.{_name}":
-            raise
-        continue
-    _module.register(app)
-
-
 METAVARS = {"Path": "FILE", "str": "TEXT", "int": "INTEGER", "float": "NUMBER", "bool": "BOOLEAN"}
 """Help shows what to type (FILE, TEXT), not Python annotations (``<list[Path]>``)."""
 
@@ -91,8 +151,8 @@ NAMED_METAVARS = {"db": "DB"}
 """Options whose value is better named by what it is: ``--db`` takes a file or a URL."""
 
 
-def command() -> click.Command:
-    """The click command tree of :data:`app`, with help made for 80-column terminals."""
+def command() -> Any:
+    """The click command tree of :data:`app` (commands load on first use), with help made for 80-column terminals."""
     root = typer.main.get_command(app)
     _tidy_help(root)
     return root
@@ -103,13 +163,13 @@ HIDDEN_ALIASES = frozenset({"--target-lang", "--source-lang"})
 ``--tgt-lang`` everywhere), and the commands that said ``--target-lang`` keep working."""
 
 
-def _hide_aliases(param: click.Parameter) -> None:
+def _hide_aliases(param: Any) -> None:
     shown = [name for name in param.opts if name not in HIDDEN_ALIASES]
     if len(shown) == len(param.opts) or not shown:
         return
     record = param.get_help_record
 
-    def help_record(ctx: click.Context) -> tuple[str, str] | None:
+    def help_record(ctx: Any) -> tuple[str, str] | None:
         every = param.opts
         param.opts = shown
         try:
@@ -120,7 +180,7 @@ def _hide_aliases(param: click.Parameter) -> None:
     param.get_help_record = help_record  # type: ignore[method-assign]
 
 
-def _tidy_help(node: click.Command) -> None:
+def _tidy_help(node: Any) -> None:
     for param in node.params:
         _hide_aliases(param)
         if param.metavar is None and not getattr(param, "is_flag", False) and hasattr(param, "bare_type"):
@@ -129,8 +189,10 @@ def _tidy_help(node: click.Command) -> None:
             param.metavar = NAMED_METAVARS.get(param.name or "", METAVARS.get(element, element.upper()))
     if node.help:
         node.help = _keep_examples(node.help)
-    for child in getattr(node, "commands", {}).values():
-        _tidy_help(child)
+    children = getattr(node, "commands", {})
+    if not isinstance(children, LazyCommands):  # the root's commands are tidied as they load
+        for child in children.values():
+            _tidy_help(child)
 
 
 def _keep_examples(text: str) -> str:
@@ -153,13 +215,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     except typer.Abort:
         sys.stderr.write("checkpoints: aborted\n")
         sys.exit(130)
-    except NoArgsIsHelpError as error:  # `checkpoints`, `checkpoints taxonomy`: the help, as --help prints it
-        context = error.ctx
-        sys.stdout.write(context.get_help() + "\n" if context is not None else error.format_message() + "\n")
-        sys.exit(0)
-    except ClickException as error:
-        sys.stderr.write(f"checkpoints: error: {_click_message(error)}\n")
-        sys.exit(error.exit_code)
     except typer.Exit as error:
         sys.exit(error.exit_code)
     except UsageError as error:
@@ -168,6 +223,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     except CheckpointsError as error:
         sys.stderr.write(f"checkpoints: error: {_one_line(error)}\n")
         sys.exit(1)
+    except Exception as error:
+        if not _is_click_error(error):
+            raise
+        if _is_help_request(error):  # `checkpoints`, `checkpoints taxonomy`: the help, as --help prints it
+            sys.stdout.write(error.format_message() + "\n")  # type: ignore[attr-defined]
+            sys.exit(0)
+        sys.stderr.write(f"checkpoints: error: {_click_message(error)}\n")
+        sys.exit(error.exit_code)  # type: ignore[attr-defined]
     except KeyboardInterrupt:
         sys.stderr.write("checkpoints: interrupted\n")
         sys.exit(130)
@@ -202,7 +265,21 @@ def run() -> None:
     os._exit(code or 0)
 
 
-def _click_message(error: ClickException) -> str:
+def _is_click_error(error: BaseException) -> bool:
+    """An error click raises for the command line (a missing option, a bad value): it formats its
+    own message and carries its exit code. Recognised by that, so nothing private of typer's
+    bundled click is imported."""
+    return callable(getattr(error, "format_message", None)) and isinstance(getattr(error, "exit_code", None), int)
+
+
+def _is_help_request(error: BaseException) -> bool:
+    """click's answer to a group (or a ``no_args_is_help`` command) given no arguments: an
+    "error" whose message is the help itself, which is printed as ``--help`` prints it."""
+    context = getattr(error, "ctx", None)
+    return context is not None and error.format_message() == context.get_help()  # type: ignore[attr-defined]
+
+
+def _click_message(error: Any) -> str:
     """click's own errors in the one-line style of every other error, with where to look for help."""
     message = _one_line_text(error.format_message()).rstrip(".")
     context = getattr(error, "ctx", None)

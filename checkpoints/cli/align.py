@@ -16,8 +16,12 @@ from checkpoints.cli.common import (
     stage_progress,
     stderr_console,
 )
+from checkpoints.errors import InputError, UsageError
+from checkpoints.extract.align_quality import alignment_quality, read_gold, read_pair_numbers
 from checkpoints.extract.eflomal_process import DEFAULT_ALIGN_SEED
+from checkpoints.io.pharaoh import format_pharaoh, write_pharaoh
 from checkpoints.report.formats import json_text
+from checkpoints.service.build import BuildRequest, align_pairs
 
 EXAMPLES = """
 Aligns a parallel corpus exactly as `checkpoints build` would (same aligner,
@@ -67,10 +71,6 @@ def align(
     output_format: Annotated[str, typer.Option("--format", "-f", help="How --gold figures are printed: table or json.")] = "table",
     stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", help="Stanza models: stanza's resources (models download), a directory written by models train, or a folder of those (default: $CHECKPOINTS_STANZA_DIR, else stanza's).")] = None,
 ) -> None:
-    from checkpoints.errors import InputError, UsageError
-    from checkpoints.extract.align_quality import alignment_quality, read_gold, read_pair_numbers
-    from checkpoints.io.pharaoh import format_pharaoh, write_pharaoh
-    from checkpoints.service.build import BuildRequest, align_pairs
 
     quiet_libraries()
     check_format(output_format, ("table", "json"))

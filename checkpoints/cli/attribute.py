@@ -9,7 +9,11 @@ import typer
 
 from checkpoints.cli.common import check_format, emit, parse_named_files
 from checkpoints.evaluate.defaults import DEFAULT_SEED
+from checkpoints.io.files import check_writable
+from checkpoints.report.attribution_report import attribution_csv, attribution_tables
 from checkpoints.report.formats import json_text
+from checkpoints.service.attribute import AttributeRequest
+from checkpoints.service.attribute import attribute as run_attribution
 
 EXAMPLES = """
 The MQM file is a WMT MQM release TSV (system, doc, doc_id, seg_id, rater,
@@ -53,10 +57,6 @@ def attribute(
     output_format: Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the result to this file instead of stdout.")] = None,
 ) -> None:
-    from checkpoints.io.files import check_writable
-    from checkpoints.report.attribution_report import attribution_csv, attribution_tables
-    from checkpoints.service.attribute import AttributeRequest
-    from checkpoints.service.attribute import attribute as run_attribution
 
     check_format(output_format, ("table", "json", "csv"))
     if output is not None:

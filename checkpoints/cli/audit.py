@@ -9,7 +9,10 @@ import typer
 
 from checkpoints.cli.common import check_format, emit, stderr_console
 from checkpoints.evaluate.defaults import DEFAULT_SEED
+from checkpoints.io.files import check_writable
+from checkpoints.report.audit_report import audit_csv, audit_table
 from checkpoints.report.formats import json_text
+from checkpoints.service.audit import audit_stored_suite
 
 EXAMPLES = """
 Per category: the reference's own text scored as a system (a correct
@@ -39,9 +42,6 @@ def audit(
     output_format: Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the audit to this file instead of stdout.")] = None,
 ) -> None:
-    from checkpoints.io.files import check_writable
-    from checkpoints.report.audit_report import audit_csv, audit_table
-    from checkpoints.service.audit import audit_stored_suite
 
     check_format(output_format, ("table", "json", "csv"))
     if output is not None:

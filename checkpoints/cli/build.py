@@ -21,6 +21,7 @@ from checkpoints.cli.common import (
 )
 from checkpoints.extract.eflomal_process import DEFAULT_ALIGN_SEED
 from checkpoints.model import SuiteData
+from checkpoints.service.build import BuildRequest, build_suite
 
 EXAMPLES = """
 The recommended recipe: eflomal alignment (the default; offline, no model to
@@ -77,7 +78,6 @@ def build(
     replace: Annotated[bool, typer.Option("--replace", help="Replace a suite of the same name (in one transaction: an interrupted build keeps the old one).")] = False,
     stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", help="Stanza models: stanza's resources (models download), a directory written by models train, or a folder of those (default: $CHECKPOINTS_STANZA_DIR, else stanza's).")] = None,
 ) -> None:
-    from checkpoints.service.build import BuildRequest, build_suite
     quiet_libraries()
     request = BuildRequest(
         source_lang=src_lang,

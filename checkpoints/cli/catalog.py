@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.console import Group
 from rich.table import Table
 
 from checkpoints.cli.common import check_format, emit, stderr_console
 from checkpoints.report.formats import json_text
+from checkpoints.service import catalog
 
 DB_OPTION = typer.Option("--db", help="The database: an SQLite file or an SQLAlchemy URL.")
 FORMAT_OPTION = typer.Option("--format", "-f", help="table or json.")
@@ -26,8 +28,8 @@ Examples:
   checkpoints suites delete --db pud.db old-suite
 """
 
-RUNS_HELP = """List, show and delete the stored evaluation and comparison runs (their ids are what
-`compare --run NAME=ID` takes).
+RUNS_HELP = """List, show and delete the stored evaluation and comparison runs. Their ids are what
+`compare --run NAME=ID` takes.
 
 Examples:
 
@@ -66,10 +68,9 @@ def list_suites(
     db: Annotated[str, DB_OPTION],
     output_format: Annotated[str, FORMAT_OPTION] = "table",
 ) -> None:
-    from checkpoints.service.catalog import suites
 
     check_format(output_format, ("table", "json"))
-    found = suites(db)
+    found = catalog.suites(db)
     if output_format == "json":
         emit(json_text([entry.to_json() for entry in found]), None)
         return
@@ -87,12 +88,10 @@ def show_suite(
     db: Annotated[str, DB_OPTION],
     output_format: Annotated[str, FORMAT_OPTION] = "table",
 ) -> None:
-    from rich.console import Group
 
-    from checkpoints.service.catalog import suite_details
 
     check_format(output_format, ("table", "json"))
-    details = suite_details(db, name)
+    details = catalog.suite_details(db, name)
     if output_format == "json":
         emit(json_text(details.to_json()), None)
         return
@@ -113,9 +112,8 @@ def rename_suite(
     new: Annotated[str, typer.Argument(help="Its new name.")],
     db: Annotated[str, DB_OPTION],
 ) -> None:
-    from checkpoints.service.catalog import rename_suite as rename
 
-    rename(db, old, new)
+    catalog.rename_suite(db, old, new)
     stderr_console().print(f"renamed suite {old!r} to {new!r}", markup=False)
 
 
@@ -123,9 +121,8 @@ def delete_suite(
     name: Annotated[str, typer.Argument(help="The suite to delete, with its runs.")],
     db: Annotated[str, DB_OPTION],
 ) -> None:
-    from checkpoints.service.catalog import delete_suite as delete
 
-    delete(db, name)
+    catalog.delete_suite(db, name)
     stderr_console().print(f"deleted suite {name!r}", markup=False)
 
 
@@ -134,10 +131,9 @@ def list_runs(
     suite: Annotated[str | None, typer.Option("--suite", help="Only this suite's runs.")] = None,
     output_format: Annotated[str, FORMAT_OPTION] = "table",
 ) -> None:
-    from checkpoints.service.catalog import runs
 
     check_format(output_format, ("table", "json"))
-    found = runs(db, suite)
+    found = catalog.runs(db, suite)
     if output_format == "json":
         emit(json_text([entry.to_json() for entry in found]), None)
         return
@@ -155,12 +151,10 @@ def show_run(
     db: Annotated[str, DB_OPTION],
     output_format: Annotated[str, FORMAT_OPTION] = "table",
 ) -> None:
-    from rich.console import Group
 
-    from checkpoints.service.catalog import run_details
 
     check_format(output_format, ("table", "json"))
-    details = run_details(db, run_id)
+    details = catalog.run_details(db, run_id)
     if output_format == "json":
         emit(json_text(details.to_json()), None)
         return
@@ -176,9 +170,8 @@ def delete_run(
     run_id: Annotated[int, typer.Argument(help="The run to delete (`runs list`).")],
     db: Annotated[str, DB_OPTION],
 ) -> None:
-    from checkpoints.service.catalog import delete_run as delete
 
-    delete(db, run_id)
+    catalog.delete_run(db, run_id)
     stderr_console().print(f"deleted run {run_id}", markup=False)
 
 

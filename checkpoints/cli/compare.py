@@ -7,15 +7,27 @@ from typing import Annotated
 
 import typer
 
-from checkpoints.cli.common import check_format, emit, quiet_libraries, stderr_console
+from checkpoints.cli.common import (
+    check_format,
+    emit,
+    parse_named_files,
+    parse_runs,
+    quiet_libraries,
+    stderr_console,
+)
+from checkpoints.errors import UsageError
 from checkpoints.evaluate.defaults import (
     DEFAULT_CORRECTION,
     DEFAULT_MIN_CHECKPOINTS,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
 )
+from checkpoints.evaluate.matching import parse_max_order
+from checkpoints.evaluate.resample import Method, ResampleSpec
 from checkpoints.io.files import check_writable
+from checkpoints.report.checkpoint_reports import comparison_csv, comparison_tables
 from checkpoints.report.formats import json_text
+from checkpoints.service.compare import compare_systems
 
 EXAMPLES = """
 Resamples the stored per-check-point statistics of each system's latest
@@ -60,12 +72,6 @@ def compare(
     run: Annotated[list[str] | None, typer.Option("--run", help="NAME=ID: compare this stored evaluation run of a system instead of its latest; repeat.")] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Do not keep the comparison as a run (read-only databases are detected by themselves).")] = False,
 ) -> None:
-    from checkpoints.cli.common import parse_named_files, parse_runs
-    from checkpoints.errors import UsageError
-    from checkpoints.evaluate.matching import parse_max_order
-    from checkpoints.evaluate.resample import Method, ResampleSpec
-    from checkpoints.report.checkpoint_reports import comparison_csv, comparison_tables
-    from checkpoints.service.compare import compare_systems
 
     quiet_libraries()
     check_format(output_format, ("table", "json", "csv"))

@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Group
 
+from checkpoints.cli.build import print_summary
 from checkpoints.cli.common import (
     emit,
     progress_bar,
@@ -16,7 +18,10 @@ from checkpoints.cli.common import (
     stderr_console,
     stdout_console,
 )
+from checkpoints.errors import UsageError
 from checkpoints.evaluate.defaults import DEFAULT_SAMPLES
+from checkpoints.report.checkpoint_reports import comparison_tables, evaluation_table
+from checkpoints.service.demo import DEMO_SUITE, run_demo
 
 EXAMPLES = """
 Builds an English-to-Spanish check-point suite from the bundled Parallel
@@ -41,12 +46,7 @@ def demo(
     db: Annotated[str | None, typer.Option("--db", help="Database to build the demo suite in (default: a file in the system's temporary folder).")] = None,
     samples: Annotated[int, typer.Option("--samples", help="Bootstrap resamples for the comparison.")] = DEFAULT_SAMPLES,
 ) -> None:
-    from rich.console import Group
 
-    from checkpoints.cli.build import print_summary
-    from checkpoints.errors import UsageError
-    from checkpoints.report.checkpoint_reports import comparison_tables, evaluation_table
-    from checkpoints.service.demo import DEMO_SUITE, run_demo
 
     quiet_libraries()
     if samples < 1:

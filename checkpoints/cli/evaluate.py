@@ -14,7 +14,12 @@ from checkpoints.cli.common import (
     quiet_libraries,
     stderr_console,
 )
+from checkpoints.evaluate.matching import parse_max_order
+from checkpoints.io.files import check_writable
+from checkpoints.report.checkpoint_json import evaluation_json
+from checkpoints.report.checkpoint_reports import evaluation_csv, evaluation_table
 from checkpoints.report.formats import json_text
+from checkpoints.service.evaluate import evaluate_systems
 from checkpoints.tokenizers import TOKENIZERS
 
 EXAMPLES = """
@@ -52,11 +57,6 @@ def evaluate(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to this file instead of stdout.")] = None,
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
 ) -> None:
-    from checkpoints.evaluate.matching import parse_max_order
-    from checkpoints.io.files import check_writable
-    from checkpoints.report.checkpoint_json import evaluation_json
-    from checkpoints.report.checkpoint_reports import evaluation_csv, evaluation_table
-    from checkpoints.service.evaluate import evaluate_systems
 
     quiet_libraries()
     check_format(output_format, ("table", "json", "csv"))

@@ -16,7 +16,28 @@ import typer
 from checkpoints.cli.common import check_choice, emit, parse_named_files, store_and_suite, track
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
+from checkpoints.evaluate.meta.correlation import parse_criteria
 from checkpoints.evaluate.meta.criteria import DEFAULT_CRITERIA, HUMAN_LIKENESS, Criterion
+from checkpoints.evaluate.meta.learn import Learner, LearnOptions
+from checkpoints.evaluate.meta.runner import CIMethod, MetaOptions
+from checkpoints.evaluate.metrics.base import Granularity
+from checkpoints.evaluate.metrics.combination import split_metric_list
+from checkpoints.io.files import check_writable
+from checkpoints.report.formats import META_FORMATS
+from checkpoints.report.meta_report import (
+    by_category_json,
+    by_category_tables,
+    meta_json,
+    meta_tables,
+)
+from checkpoints.service.meta import (
+    AssessmentJudgments,
+    MetaRequest,
+    MQMJudgments,
+    meta_by_category,
+    meta_evaluate,
+)
+from checkpoints.service.metrics import TargetLanguageNeeded
 from checkpoints.tokenizers import TOKENIZERS
 
 if TYPE_CHECKING:
@@ -125,7 +146,6 @@ Examples:
 
 
 def _metric_names(values: list[str]) -> list[str]:
-    from checkpoints.evaluate.metrics.combination import split_metric_list
 
     names = [name for value in values for name in split_metric_list(value)]
     if not names:
@@ -134,7 +154,6 @@ def _metric_names(values: list[str]) -> list[str]:
 
 
 def _criteria_of(option: str, text: str) -> tuple[Criterion, ...]:
-    from checkpoints.evaluate.meta.correlation import parse_criteria
 
     try:
         return parse_criteria(text)
@@ -144,7 +163,6 @@ def _criteria_of(option: str, text: str) -> tuple[Criterion, ...]:
 
 def _learn_options(learn: str | None, features: str | None, folds: int) -> LearnOptions | None:
     """The learning options, checked before any file is read (errors name the options)."""
-    from checkpoints.evaluate.meta.learn import Learner, LearnOptions
 
     if learn is None:
         if features is not None:
@@ -190,25 +208,6 @@ def meta(
     output_format: Annotated[str, typer.Option("--format", "-f", metavar="table|json", help="Report format.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the report here instead of stdout.")] = None,
 ) -> None:
-    from checkpoints.evaluate.meta.correlation import parse_criteria
-    from checkpoints.evaluate.meta.runner import CIMethod, MetaOptions
-    from checkpoints.evaluate.metrics.base import Granularity
-    from checkpoints.io.files import check_writable
-    from checkpoints.report.formats import META_FORMATS
-    from checkpoints.report.meta_report import (
-        by_category_json,
-        by_category_tables,
-        meta_json,
-        meta_tables,
-    )
-    from checkpoints.service.meta import (
-        AssessmentJudgments,
-        MetaRequest,
-        MQMJudgments,
-        meta_by_category,
-        meta_evaluate,
-    )
-    from checkpoints.service.metrics import TargetLanguageNeeded
 
     check_choice("--format", output_format, [member.value for member in META_FORMATS])
     level = Granularity(check_choice("--granularity", granularity, GRANULARITIES))

@@ -17,6 +17,18 @@ import typer
 from checkpoints.cli.common import check_choice, emit, parse_named_files, store_and_suite, track
 from checkpoints.errors import CheckpointsError, UsageError
 from checkpoints.evaluate.defaults import DEFAULT_CORRECTION, DEFAULT_SAMPLES, DEFAULT_SEED
+from checkpoints.evaluate.metric_runner import SignificanceRequest
+from checkpoints.evaluate.metrics.base import parse_granularity
+from checkpoints.evaluate.metrics.combination import split_metric_list
+from checkpoints.evaluate.metrics.registry import describe, entry, get_metric, metric_names
+from checkpoints.evaluate.resample import Method, ResampleSpec
+from checkpoints.evaluate.significance import Correction
+from checkpoints.io.files import check_writable
+from checkpoints.io.testsets import InputFormat
+from checkpoints.report.formats import METRIC_FORMATS, OutputFormat
+from checkpoints.report.metric_formats import render
+from checkpoints.service.metrics import MetricsRequest, TargetLanguageNeeded, score_metrics
+from checkpoints.tokenizers import TOKENIZERS
 
 if TYPE_CHECKING:
     from checkpoints.evaluate.metric_runner import SignificanceRequest
@@ -184,19 +196,11 @@ def metrics(
     list_metrics: Annotated[bool, typer.Option("--list", help="List every metric with a one-line definition and exit.")] = False,
 ) -> None:
     """Score system translations with Asiya-named metrics."""
-    from checkpoints.evaluate.metrics.registry import describe, entry, get_metric, metric_names
 
     if list_metrics:
         _print_list(metric_names(), describe, get_metric)
         return
 
-    from checkpoints.evaluate.metrics.base import parse_granularity
-    from checkpoints.io.files import check_writable
-    from checkpoints.io.testsets import InputFormat
-    from checkpoints.report.formats import METRIC_FORMATS, OutputFormat
-    from checkpoints.report.metric_formats import render
-    from checkpoints.service.metrics import MetricsRequest, TargetLanguageNeeded, score_metrics
-    from checkpoints.tokenizers import TOKENIZERS
 
     granularities = parse_granularity(check_choice("--granularity", granularity, GRANULARITIES))
     chosen_input = InputFormat(check_choice("--input", input_format, [member.value for member in InputFormat]))
@@ -206,7 +210,6 @@ def metrics(
         check_choice("--tokenize", tokenize, TOKENIZERS)
     check_choice("--brevity-penalty", brevity_penalty, ("closest", "shortest"))
     check_choice("--nist-info", nist_info, ("mteval", "intended"))
-    from checkpoints.evaluate.metrics.combination import split_metric_list
 
     # Commas inside a combination's parentheses separate its parts, not metrics.
     explicit = [name for value in metric or [] for name in split_metric_list(value)]
@@ -265,9 +268,6 @@ def _significance(
     baseline: str | None, all_pairs: bool, method: str | None, samples: int, seed: int, alpha: float, correction: str
 ) -> SignificanceRequest | None:
     """The significance test asked for (None without --baseline or --all-pairs), options checked."""
-    from checkpoints.evaluate.metric_runner import SignificanceRequest
-    from checkpoints.evaluate.resample import Method, ResampleSpec
-    from checkpoints.evaluate.significance import Correction
 
     if baseline is None and not all_pairs:
         if method is not None:

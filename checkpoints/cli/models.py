@@ -24,8 +24,17 @@ from checkpoints.cli.common import (
     stderr_console,
     stdout_console,
 )
-from checkpoints.errors import ModelNotAvailable
+from checkpoints.errors import InputError, ModelNotAvailable, UsageError, check_choice
+from checkpoints.extract.parse import stanza_processors
+from checkpoints.extract.trained_models import find_trained_models
 from checkpoints.progress import Progress
+from checkpoints.training.score_models import (
+    GIVEN_DESCRIPTIONS,
+    RECORD_KEYS,
+    record_scores,
+    score_model_directory,
+)
+from checkpoints.training.train_models import TrainRequest, train_models
 
 EXAMPLES = """
 Examples:
@@ -146,7 +155,6 @@ def download_models(
     import stanza
     from stanza.resources.common import DEFAULT_MODEL_DIR, UnknownLanguageError, load_resources_json
 
-    from checkpoints.extract.parse import stanza_processors
 
     directory = model_dir or DEFAULT_MODEL_DIR
     try:
@@ -207,7 +215,6 @@ def train(
     ] = None,
 ) -> None:
     quiet_libraries()
-    from checkpoints.training.train_models import TrainRequest, train_models
 
     request = TrainRequest(
         language=language,
@@ -263,14 +270,6 @@ def score(
     ] = False,
 ) -> None:
     quiet_libraries()
-    from checkpoints.errors import InputError, UsageError, check_choice
-    from checkpoints.extract.trained_models import find_trained_models
-    from checkpoints.training.score_models import (
-        GIVEN_DESCRIPTIONS,
-        RECORD_KEYS,
-        record_scores,
-        score_model_directory,
-    )
 
     if gold_tokens and gold_sentences:
         raise UsageError("--gold-tokens and --gold-sentences exclude each other: choose one")

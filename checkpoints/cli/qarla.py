@@ -14,6 +14,11 @@ import typer
 
 from checkpoints.cli.common import check_choice, emit, parse_named_files, track
 from checkpoints.errors import UsageError
+from checkpoints.evaluate.metrics.combination import split_metric_list
+from checkpoints.io.files import check_writable
+from checkpoints.report.qarla_report import qarla_json, qarla_tables
+from checkpoints.service.metrics import TargetLanguageNeeded
+from checkpoints.service.qarla import QarlaRequest, qarla_evaluate
 from checkpoints.tokenizers import TOKENIZERS
 
 FORMATS = ("table", "json")
@@ -74,7 +79,6 @@ Examples:
 
 
 def _metric_names(values: list[str] | None) -> list[str]:
-    from checkpoints.evaluate.metrics.combination import split_metric_list
 
     names = [name for value in values or [] for name in split_metric_list(value)]
     if not names:
@@ -116,10 +120,6 @@ def qarla(
     output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the report here instead of stdout.")] = None,
 ) -> None:
     """Meta-evaluate a metric set by human likeness (QARLA)."""
-    from checkpoints.io.files import check_writable
-    from checkpoints.report.qarla_report import qarla_json, qarla_tables
-    from checkpoints.service.metrics import TargetLanguageNeeded
-    from checkpoints.service.qarla import QarlaRequest, qarla_evaluate
 
     check_choice("--format", output_format, FORMATS)
     if db is not None or suite is not None or suite_name is not None:

@@ -7,6 +7,10 @@ from typing import Annotated
 
 import typer
 
+from checkpoints.cli.common import parse_named_files, quiet_libraries, stderr_console
+from checkpoints.io.files import check_writable
+from checkpoints.service.report import ReportRequest, write_report
+
 EXAMPLES = """
 Reads the systems' latest evaluation runs and the latest comparison stored for
 exactly those runs (when none is stored, one is computed with compare's
@@ -47,9 +51,6 @@ def report(
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
     attribution: Annotated[Path | None, typer.Option("--attribution", help="JSON written by `checkpoints attribute --format json` for this suite.")] = None,
 ) -> None:
-    from checkpoints.cli.common import parse_named_files, quiet_libraries, stderr_console
-    from checkpoints.io.files import check_writable
-    from checkpoints.service.report import ReportRequest, write_report
 
     quiet_libraries()
     check_writable(output)

@@ -5,9 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
 
 from checkpoints.cli.common import check_format, emit
+from checkpoints.errors import UsageError
 from checkpoints.report.formats import json_text
+from checkpoints.service.show import show_checkpoints
 
 if TYPE_CHECKING:
     from rich.panel import Panel
@@ -39,10 +45,7 @@ def show(
     output_format: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
 ) -> None:
-    from rich.console import Group
 
-    from checkpoints.errors import UsageError
-    from checkpoints.service.show import show_checkpoints
 
     check_format(output_format, ("text", "json"))
     if limit < 1:
@@ -56,9 +59,6 @@ def show(
 
 def render(item: dict[str, Any]) -> Panel:
     """One check-point as a panel: the span marked, references with DM, each system's matches."""
-    from rich.panel import Panel
-    from rich.table import Table
-    from rich.text import Text
 
     marked = set(item["span"])
     source = Text()

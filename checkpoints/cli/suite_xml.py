@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from checkpoints.cli.common import stderr_console
+from checkpoints.service.interchange import export_suite, import_suite
 
 EXPORT_EXAMPLES = """
 Example:
@@ -41,7 +42,6 @@ def export(
     output: Annotated[Path, typer.Option("--output", "-o", help="XML file to write.")],
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
 ) -> None:
-    from checkpoints.service.interchange import export_suite
 
     written = export_suite(db, output, suite_name=suite)
     stderr_console().print(f"wrote {written.pairs} pairs and {written.checkpoints} check-points to {output}")
@@ -65,7 +65,6 @@ def import_(
     ] = False,
     replace: Annotated[bool, typer.Option("--replace", help="Replace a stored suite of the same name (in one transaction).")] = False,
 ) -> None:
-    from checkpoints.service.interchange import import_suite
 
     imported = import_suite(db, file, name=name, strict=strict, replace=replace)
     warning = imported.findings.warning()

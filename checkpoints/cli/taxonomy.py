@@ -6,11 +6,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.table import Table
 
 from checkpoints.cli.common import check_choice, check_format, stdout_console
 from checkpoints.errors import CheckpointsError
 from checkpoints.model import Level
 from checkpoints.report.formats import json_text
+from checkpoints.taxonomy import builtin_taxonomies, load_taxonomy
+from checkpoints.taxonomy.loader import validate_taxonomy
 
 if TYPE_CHECKING:
     from checkpoints.taxonomy import Taxonomy
@@ -66,9 +69,7 @@ def register(app: typer.Typer) -> None:
 def list_taxonomies(
     output_format: Annotated[str, typer.Option("--format", "-f", help="text (a table) or json.")] = "text",
 ) -> None:
-    from rich.table import Table
 
-    from checkpoints.taxonomy import builtin_taxonomies, load_taxonomy
 
     check_format(output_format, ("text", "json"))
     taxonomies = [load_taxonomy(name) for name in builtin_taxonomies()]
@@ -108,9 +109,7 @@ def show(
     ] = "text",
     level_name: Annotated[str | None, typer.Option("--level", help="Only categories of this level: word, phrase or sentence.")] = None,
 ) -> None:
-    from rich.table import Table
 
-    from checkpoints.taxonomy import load_taxonomy
 
     check_format(output_format, ("text", "json", "xml"))
     level = None if level_name is None else Level(check_choice("--level", level_name, [m.value for m in Level]))
@@ -161,7 +160,6 @@ def show(
 def validate(
     path: Annotated[Path, typer.Argument(metavar="PATH", help="The taxonomy file to check.")],
 ) -> None:
-    from checkpoints.taxonomy.loader import validate_taxonomy
 
     taxonomy = validate_taxonomy(path)  # a problem is one line, as every command's: checkpoints: error: FILE:LINE: ...
     typer.echo(f"{path}: valid ({len(taxonomy.entries)} categories)")

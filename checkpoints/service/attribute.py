@@ -45,7 +45,7 @@ from checkpoints.evaluate.output_links import (
 from checkpoints.evaluate.resample import DEFAULT_SEED
 from checkpoints.evaluate.scoring import CheckpointScorer
 from checkpoints.extract.dictionary import Lexicon
-from checkpoints.gcpause import paused_gc
+from checkpoints.gcpause import bulk_work
 from checkpoints.io.mqm import MQMData, read_mqm
 from checkpoints.io.text import read_sentences
 from checkpoints.model import GAP, SuiteData
@@ -85,10 +85,10 @@ class AttributedRun:
     rated: dict[str, dict[int, RatedSegment]]
 
 
+@bulk_work
 def attribute(request: AttributeRequest) -> Attribution:
     """Everything :class:`~checkpoints.evaluate.attribution.Attribution` holds for the request."""
-    with paused_gc():
-        return _attribution(attributed_run(request), request)
+    return _attribution(attributed_run(request), request)
 
 
 def attributed_run(request: AttributeRequest, systems: Sequence[str] | None = None) -> AttributedRun:

@@ -9,11 +9,11 @@ the HTML report shows.
 from __future__ import annotations
 
 from checkpoints.evaluate.audit import DEFAULT_SEED, SuiteAudit, audit_suite
-from checkpoints.gcpause import paused_gc
+from checkpoints.gcpause import bulk_work
 from checkpoints.service.store import Store, load_stored_suite
 
 
+@bulk_work
 def audit_stored_suite(store: Store, *, suite_name: str | None = None, seed: int = DEFAULT_SEED) -> SuiteAudit:
     """The audit of a stored suite (``suite_name`` may be left out when the store holds one)."""
-    with paused_gc():
-        return audit_suite(load_stored_suite(store, suite_name), seed=seed)
+    return audit_suite(load_stored_suite(store, suite_name), seed=seed)

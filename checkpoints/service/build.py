@@ -20,7 +20,7 @@ from checkpoints.extract.eflomal_process import DEFAULT_ALIGN_SEED
 from checkpoints.extract.langcodes import language
 from checkpoints.extract.reliability import CLASS_FLUID_LANGUAGES
 from checkpoints.extract.repair import RepairCounts
-from checkpoints.gcpause import paused_gc
+from checkpoints.gcpause import bulk_work
 from checkpoints.io.conllu import read_conllu
 from checkpoints.io.pharaoh import read_pharaoh
 from checkpoints.io.text import read_sentences
@@ -189,11 +189,11 @@ def align_corpus(
     return result, {"aligner": f"{aligner.name}-{aligner.version}", "aligner_settings": aligner.settings()}
 
 
+@bulk_work
 def build_suite(request: BuildRequest, progress: Progress = no_progress) -> BuildResult:
     """Everything up to (not including) the store: the suite as core types and its summary."""
     request.validate()
-    with paused_gc():
-        return _build_suite(request, progress)
+    return _build_suite(request, progress)
 
 
 @dataclass(slots=True)

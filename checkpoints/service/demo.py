@@ -21,7 +21,7 @@ from checkpoints.evaluate.defaults import (
     DEFAULT_SAMPLES,
 )
 from checkpoints.evaluate.resample import ResampleSpec
-from checkpoints.gcpause import paused_gc
+from checkpoints.gcpause import bulk_work
 from checkpoints.service.build import BuildRequest, BuildResult, Progress, build_suite, no_progress
 from checkpoints.service.compare import ComparisonResult, compare_systems
 from checkpoints.service.report import ReportRequest, write_report
@@ -65,13 +65,14 @@ def demo_request(folder: Path) -> BuildRequest:
     )
 
 
+@bulk_work
 def run_demo(
     database: str | Path | None = None, *, samples: int = DEFAULT_SAMPLES, progress: Progress = no_progress
 ) -> DemoResult:
     """Build, store (replacing an earlier demo suite), evaluate, compare with ``direct`` as baseline,
     and write the HTML report beside the database."""
     target: str | Path = database if database is not None else _fresh_default_database()
-    with _one_demo_at_a_time(target), paused_gc(), demo_folder() as folder:
+    with _one_demo_at_a_time(target), demo_folder() as folder:
         build = build_suite(demo_request(folder), progress)
         _replace_demo_suite(target, build)
         systems = [(name, folder / f"{name}.es.txt") for name in SYSTEMS]

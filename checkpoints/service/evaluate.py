@@ -30,7 +30,7 @@ from checkpoints.evaluate.evaluation import Evaluation
 from checkpoints.evaluate.matching import DEFAULT_MAX_ORDER, MatchMode, order_label
 from checkpoints.evaluate.run_options import RunOptions
 from checkpoints.evaluate.scoring import CheckpointScorer, SystemScores
-from checkpoints.gcpause import paused_gc
+from checkpoints.gcpause import bulk_work
 from checkpoints.io.text import output_warnings, read_sentences
 from checkpoints.model import SuiteData
 from checkpoints.report.checkpoint_json import evaluation_json
@@ -70,6 +70,7 @@ def run_signature(suite: SuiteData, scorer: CheckpointScorer) -> Signature:
     return signature.with_fields(alt=scorer.alternatives_label) if scorer.alternatives else signature
 
 
+@bulk_work
 def evaluate_systems(
     store: Store,
     systems: Sequence[tuple[str, Path]],
@@ -89,7 +90,7 @@ def evaluate_systems(
     """
     if not systems:
         raise UsageError("no system to evaluate: give at least one NAME=FILE")
-    with engine_for(store) as engine, paused_gc(), transaction(engine) as session:
+    with engine_for(store) as engine, transaction(engine) as session:
         suite = load_suite(session, suite_name)
         if not checkpoint_count(suite):
             raise SuiteError(f"suite {suite.name!r} has no check-points: nothing to evaluate")
@@ -154,6 +155,7 @@ def store_evaluation(
     return run_id
 
 
+@bulk_work
 def stored_evaluation(
     store: Store,
     system_names: Sequence[str],
@@ -168,27 +170,26 @@ def stored_evaluation(
     mode, maximum n-gram order and category selection, or their scores would
     not be comparable.
     """
-    with paused_gc():
-        with engine_for(store) as engine, transaction(engine) as session:
-            suite = load_suite(session, suite_name)
-            suite_id = find_suite(session, suite.name).id
-            stored = {
-                name: latest_results(session, suite_id, name, (runs or {}).get(name)) for name in system_names
-            }
-        settings = {name: RunOptions.stored(result.run_options) for name, result in stored.items()}
-        if len({options.settings() for options in settings.values()}) > 1:
-            described = "; ".join(f"{name}: {options.describe()}" for name, options in settings.items())
-            raise SuiteError(f"the systems were evaluated with different settings and cannot be compared ({described}); re-evaluate them together")
-        options = next(iter(settings.values()))
-        scorer = CheckpointScorer(
-            suite, tokenize=options.tokenize, match=options.match, categories=list(options.categories) or None,
-            max_order=options.order, alternatives=options.uses_alternatives,
-        )
-        scores = {name: _rebuild(scorer, result) for name, result in stored.items()}
-        reports = {name: score.report() for name, score in scores.items()}
-        bleu = {name: scorer.bleu(result.translations) for name, result in stored.items()}
-        run_ids = {name: result.run_id for name, result in stored.items()}
-        return Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer), run_ids)
+    with engine_for(store) as engine, transaction(engine) as session:
+        suite = load_suite(session, suite_name)
+        suite_id = find_suite(session, suite.name).id
+        stored = {
+            name: latest_results(session, suite_id, name, (runs or {}).get(name)) for name in system_names
+        }
+    settings = {name: RunOptions.stored(result.run_options) for name, result in stored.items()}
+    if len({options.settings() for options in settings.values()}) > 1:
+        described = "; ".join(f"{name}: {options.describe()}" for name, options in settings.items())
+        raise SuiteError(f"the systems were evaluated with different settings and cannot be compared ({described}); re-evaluate them together")
+    options = next(iter(settings.values()))
+    scorer = CheckpointScorer(
+        suite, tokenize=options.tokenize, match=options.match, categories=list(options.categories) or None,
+        max_order=options.order, alternatives=options.uses_alternatives,
+    )
+    scores = {name: _rebuild(scorer, result) for name, result in stored.items()}
+    reports = {name: score.report() for name, score in scores.items()}
+    bleu = {name: scorer.bleu(result.translations) for name, result in stored.items()}
+    run_ids = {name: result.run_id for name, result in stored.items()}
+    return Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer), run_ids)
 
 
 def _rebuild(scorer: CheckpointScorer, result: SystemResults) -> SystemScores:

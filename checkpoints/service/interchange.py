@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from checkpoints.errors import InputError
-from checkpoints.gcpause import paused_gc
+from checkpoints.gcpause import bulk_work
 from checkpoints.service.store import Store, engine_for, store_new_suite
 from checkpoints.suite_xml import CategoryFindings, load_suite_xml
 
@@ -37,6 +37,7 @@ class ExportedSuite:
     checkpoints: int
 
 
+@bulk_work
 def import_suite(
     store: Store, path: str | Path, *, name: str | None = None, strict: bool = False, replace: bool = False
 ) -> ImportedSuite:
@@ -47,21 +48,21 @@ def import_suite(
     ``findings``; with ``strict`` such a suite is refused (:class:`InputError`)
     and nothing is stored. ``replace`` replaces a suite of the same name.
     """
-    with paused_gc():
-        imported = load_suite_xml(path)
-        findings = imported.findings
-        problem = findings.problem()
-        if strict and problem is not None:
-            raise InputError(path, None, f"{problem} (strict import: nothing imported)")
-        data = imported.suite
-        if name:
-            data.name = name
-        suite_id = store_new_suite(store, data, replace=replace)
-        stored = ImportedSuite(data.name, suite_id, len(data.pairs), len(data.checkpoints), findings)
-        del data, imported  # freed here, while the collector has nothing to walk
+    imported = load_suite_xml(path)
+    findings = imported.findings
+    problem = findings.problem()
+    if strict and problem is not None:
+        raise InputError(path, None, f"{problem} (strict import: nothing imported)")
+    data = imported.suite
+    if name:
+        data.name = name
+    suite_id = store_new_suite(store, data, replace=replace)
+    stored = ImportedSuite(data.name, suite_id, len(data.pairs), len(data.checkpoints), findings)
+    del data, imported  # freed here, while the collector has nothing to walk
     return stored
 
 
+@bulk_work
 def export_suite(store: Store, output: str | Path, *, suite_name: str | None = None) -> ExportedSuite:
     """Write a stored suite as interchange XML (atomically: a failure leaves no file)."""
     from checkpoints.db.repo import load_suite
@@ -70,10 +71,9 @@ def export_suite(store: Store, output: str | Path, *, suite_name: str | None = N
     from checkpoints.suite_xml import write_suite_xml
 
     check_writable(Path(output))  # before loading: a large suite takes a moment to load
-    with paused_gc():
-        with engine_for(store) as engine, transaction(engine) as session:
-            data = load_suite(session, suite_name)
-        write_suite_xml(data, output)
-        written = ExportedSuite(data.name, len(data.pairs), len(data.checkpoints))
-        del data
+    with engine_for(store) as engine, transaction(engine) as session:
+        data = load_suite(session, suite_name)
+    write_suite_xml(data, output)
+    written = ExportedSuite(data.name, len(data.pairs), len(data.checkpoints))
+    del data
     return written

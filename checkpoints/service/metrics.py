@@ -32,6 +32,7 @@ from checkpoints.evaluate.metrics.base import Metric, MetricOptions
 from checkpoints.evaluate.metrics.bleu_nist import BREVITY_PENALTIES, NIST_INFO
 from checkpoints.evaluate.metrics.combination import canonical_name
 from checkpoints.evaluate.metrics.registry import entry, metric_names
+from checkpoints.gcpause import bulk_work
 from checkpoints.io.testsets import InputFormat, load_testbed
 from checkpoints.progress import Track
 from checkpoints.tokenizers import TOKENIZERS, default_tokenizer
@@ -164,6 +165,7 @@ def score_metrics(request: MetricsRequest, track: Track[str] | None = None) -> M
     )
 
 
+@bulk_work
 def load_checkpoint_metrics(
     store: str | Path, suite_name: str | None, n_segments: int, options: MetricOptions | None = None
 ) -> dict[str, Metric]:
@@ -182,10 +184,9 @@ def load_checkpoint_metrics(
     from checkpoints.db.session import transaction
     from checkpoints.evaluate.columns import checkpoint_count
     from checkpoints.evaluate.metrics.checkpoint_metrics import checkpoint_metrics
-    from checkpoints.gcpause import paused_gc
     from checkpoints.service.store import engine_for
 
-    with engine_for(store) as engine, paused_gc(), transaction(engine) as session:
+    with engine_for(store) as engine, transaction(engine) as session:
         known = suite_names(session)
         listing = ", ".join(known) or "none"
         if suite_name is not None and suite_name not in known:

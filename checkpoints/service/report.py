@@ -19,7 +19,7 @@ from typing import Any
 
 from checkpoints.errors import InputError, UsageError
 from checkpoints.evaluate.defaults import DEFAULT_CORRECTION, DEFAULT_MIN_CHECKPOINTS
-from checkpoints.gcpause import paused_gc
+from checkpoints.gcpause import bulk_work
 from checkpoints.io.files import check_writable, write_atomic
 from checkpoints.report.comparison_summary import summary_sentences
 from checkpoints.report.html.reproduce import reproduce_commands
@@ -56,18 +56,18 @@ class ReportResult:
     warnings: list[str] = field(default_factory=list)
 
 
+@bulk_work  # every check-point described per system: a hundred thousand objects, kept to the end
 def write_report(request: ReportRequest) -> ReportResult:
     """Build the report of ``request`` and write it atomically to ``request.output``."""
     from checkpoints.report.html.page import render_page
 
     check_writable(request.output)
-    with paused_gc():  # every check-point described per system: a hundred thousand objects, kept to the end
-        if request.evaluate:  # NAME=FILE systems: evaluated first, as `compare` does, in one run
-            from checkpoints.service.evaluate import evaluate_systems
+    if request.evaluate:  # NAME=FILE systems: evaluated first, as `compare` does, in one run
+        from checkpoints.service.evaluate import evaluate_systems
 
-            evaluate_systems(request.store, list(request.evaluate), suite_name=request.suite)
-        model, run_id = report_model(request)
-        page = render_page(model)
+        evaluate_systems(request.store, list(request.evaluate), suite_name=request.suite)
+    model, run_id = report_model(request)
+    page = render_page(model)
     write_atomic(request.output, page)
     return ReportResult(request.output, len(page.encode("utf-8")), run_id, list(model["warnings"]))
 

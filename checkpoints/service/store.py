@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine
 
+from checkpoints.gcpause import bulk_work
+
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL
 
@@ -70,6 +72,7 @@ def check_name_free(store: Store, name: str) -> None:
             raise SuiteError(name_taken(name))
 
 
+@bulk_work  # hundreds of thousands of row values, none of them garbage until the end
 def store_new_suite(store: Store, data: SuiteData, *, replace: bool = False) -> int:
     """Store a built or imported suite in one transaction and return its id.
 
@@ -84,10 +87,7 @@ def store_new_suite(store: Store, data: SuiteData, *, replace: bool = False) -> 
     :class:`~checkpoints.errors.SuiteError`, also when another process stored
     it a moment ago; with ``replace`` it is replaced in the same transaction.
     """
-    from checkpoints.gcpause import paused_gc
-
-    with paused_gc():  # hundreds of thousands of row values, none of them garbage until the end
-        return _store_new_suite(store, data, replace)
+    return _store_new_suite(store, data, replace)
 
 
 def _store_new_suite(store: Store, data: SuiteData, replace: bool = False) -> int:
@@ -115,10 +115,9 @@ def _store(engine: Engine, data: SuiteData, content_hash: Callable[[], str], rep
     from checkpoints.db.session import transaction
     from checkpoints.db.tables import Suite
     from checkpoints.errors import SuiteError
-    from checkpoints.gcpause import paused_gc
 
     try:
-        with paused_gc(), transaction(engine) as session:
+        with transaction(engine) as session:
             return store_suite(session, data, content_hash=content_hash, replace=replace)
     except IntegrityError:
         # Two writers checked the name at the same moment (PostgreSQL lets both

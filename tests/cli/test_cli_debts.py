@@ -230,7 +230,7 @@ def test_the_command_line_loads_no_numeric_library_and_shares_the_resampling_def
     assert loaded.strip() == "[]"
     root = command()
     for name in ("compare", "meta", "metrics", "demo"):
-        defaults = {param.name: param.default for param in root.commands[name].params}
+        defaults = {param.name: param.default for param in root.get_command(None, name).params}
         assert defaults["samples"] == DEFAULT_SAMPLES
         if "seed" in defaults:
             assert defaults["seed"] == DEFAULT_SEED
@@ -244,3 +244,40 @@ def test_evaluate_resolves_category_names_too(run_cli, demo_suite: dict[str, Pat
     assert list(json.loads(out)["systems"]["direct"]["categories"]) == ["Verb"]
     code, _out, err = run_cli("evaluate", "--db", db, "--system", f"direct={demo_suite['direct']}", "--category", "Vrb")
     assert code == 1 and err == "checkpoints: error: no category 'Vrb' in suite 'd' (did you mean 'Verb'?)\n"
+
+
+def test_root_help_lists_every_command_without_importing_one() -> None:
+    """Issue: 194 function-local imports kept `--help` fast. Commands now load lazily (click's
+    lazy group): the root help imports no command module, and its one-line summaries are the
+    first sentences of the commands' own help."""
+    import subprocess
+    import sys
+
+    from checkpoints.cli import COMMANDS, load_command
+
+    code = ("import sys, checkpoints.cli as c; c.command().get_help(c.typer.Context(c.command())); "
+            "print(sorted(m for m in sys.modules if m.startswith('checkpoints.cli.') and m != 'checkpoints.cli.common'))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
+    for name, (_module, summary) in COMMANDS.items():
+        text = " ".join((load_command(name).help or "").split("\n\n")[0].replace("\b", "").split())
+        assert text.startswith(summary), (name, text)
+
+
+def test_every_command_module_registers_what_the_table_says(run_cli) -> None:  # type: ignore[no-untyped-def]
+    from checkpoints.cli import COMMANDS
+
+    code, out, err = run_cli("--help")
+    assert code == 0, err
+    listed = [line.split()[0] for line in out.split("Commands:")[1].splitlines() if line.strip()]
+    assert listed == list(COMMANDS)
+    for name in COMMANDS:
+        code, out, err = run_cli(name, "--help")
+        assert code == 0, (name, err)
+        assert out.startswith(f"Usage: checkpoints {name} ")
+
+
+def test_the_command_line_imports_nothing_private_of_typer() -> None:
+    package = Path(__file__).resolve().parents[2] / "checkpoints"
+    offending = [str(path) for path in package.rglob("*.py") if "typer._click" in path.read_text(encoding="utf-8")]
+    assert offending == []
