@@ -7,13 +7,14 @@ from typing import Annotated
 
 import typer
 
-from checkpoints.cli.common import check_format, emit, parse_named_files
+from checkpoints.cli.common import check_format, emit
 from checkpoints.evaluate.defaults import DEFAULT_SEED
 from checkpoints.io.files import check_writable
 from checkpoints.report.attribution_report import attribution_csv, attribution_tables
 from checkpoints.report.formats import json_text
 from checkpoints.service.attribute import AttributeRequest
 from checkpoints.service.attribute import attribute as run_attribution
+from checkpoints.service.option_values import parse_named_files
 
 EXAMPLES = """
 The MQM file is a WMT MQM release TSV (system, doc, doc_id, seg_id, rater,

@@ -138,34 +138,6 @@ def track(items: Sequence[T] | Iterable[T], description: str, total: int | None 
         yield from progress.track(items, total=total, description=description)
 
 
-def store_and_suite(db: str | None, suite: str | None, suite_name: str | None) -> tuple[str | None, str | None]:
-    """``(store, suite name)`` of ``--db DB --suite NAME``, the vocabulary of every command.
-
-    The metric commands once took the store as ``--suite DB`` and the name as ``--suite-name``:
-    a ``--suite`` that names an existing file or a URL, given without ``--db``, is still the store.
-    """
-    if db is None and suite is not None and ("://" in suite or Path(suite).is_file()):
-        return suite, suite_name
-    if suite is not None and suite_name is not None:
-        raise UsageError("--suite and --suite-name both name the suite: give --suite NAME only")
-    return db, suite if suite is not None else suite_name
-
-
-def parse_named_files(values: Sequence[str], option: str) -> list[tuple[str, Path]]:
-    """``NAME=FILE`` pairs, names unique."""
-    result: list[tuple[str, Path]] = []
-    seen: set[str] = set()
-    for value in values:
-        name, sep, path = value.partition("=")
-        if not sep or not name or not path:
-            raise UsageError(f"{option} {value!r}: expected NAME=FILE")
-        if name in seen:
-            raise UsageError(f"{option}: system name {name!r} given twice")
-        seen.add(name)
-        result.append((name, Path(path)))
-    return result
-
-
 def parse_runs(values: Sequence[str]) -> dict[str, int]:
     """``NAME=ID`` pairs choosing a stored run per system."""
     runs: dict[str, int] = {}

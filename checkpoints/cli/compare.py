@@ -10,7 +10,6 @@ import typer
 from checkpoints.cli.common import (
     check_format,
     emit,
-    parse_named_files,
     parse_runs,
     quiet_libraries,
     stderr_console,
@@ -28,6 +27,7 @@ from checkpoints.io.files import check_writable
 from checkpoints.report.checkpoint_reports import comparison_csv, comparison_tables
 from checkpoints.report.formats import json_text
 from checkpoints.service.compare import compare_systems
+from checkpoints.service.option_values import check_at_least, check_probability, parse_named_files
 
 EXAMPLES = """
 Resamples the stored per-check-point statistics of each system's latest
@@ -77,10 +77,8 @@ def compare(
     check_format(output_format, ("table", "json", "csv"))
     if method not in ("bootstrap", "ar"):
         raise UsageError(f"--method {method!r}: choose bootstrap or ar")
-    if not 0 < alpha < 1:
-        raise UsageError(f"--alpha must be between 0 and 1, not {alpha}")
-    if samples < 1:
-        raise UsageError(f"--samples must be at least 1, not {samples}")
+    check_probability("--alpha", alpha)
+    check_at_least("--samples", samples, 1)
     if output is not None:
         check_writable(output)
     systems: list[str | tuple[str, Path]] = [

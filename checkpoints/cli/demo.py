@@ -18,10 +18,10 @@ from checkpoints.cli.common import (
     stderr_console,
     stdout_console,
 )
-from checkpoints.errors import UsageError
 from checkpoints.evaluate.defaults import DEFAULT_SAMPLES
 from checkpoints.report.checkpoint_reports import comparison_tables, evaluation_table
 from checkpoints.service.demo import DEMO_SUITE, run_demo
+from checkpoints.service.option_values import check_at_least
 
 EXAMPLES = """
 Builds an English-to-Spanish check-point suite from the bundled Parallel
@@ -49,8 +49,7 @@ def demo(
 
 
     quiet_libraries()
-    if samples < 1:
-        raise UsageError(f"--samples must be at least 1, not {samples}")
+    check_at_least("--samples", samples, 1)
     started = time.perf_counter()
     with progress_bar(refresh_thread=False) as bar:
         result = run_demo(db, samples=samples, progress=stage_progress(bar))

@@ -10,7 +10,6 @@ import typer
 from checkpoints.cli.common import (
     check_format,
     emit,
-    parse_named_files,
     quiet_libraries,
     stderr_console,
 )
@@ -20,6 +19,7 @@ from checkpoints.report.checkpoint_json import evaluation_json
 from checkpoints.report.checkpoint_reports import evaluation_csv, evaluation_table
 from checkpoints.report.formats import json_text
 from checkpoints.service.evaluate import evaluate_systems
+from checkpoints.service.option_values import parse_named_files
 from checkpoints.tokenizers import TOKENIZERS
 
 EXAMPLES = """

@@ -1,27 +1,23 @@
 """``checkpoints meta``: which metrics agree with human judgments (Asiya's ``-metaeval``).
 
-Options are parsed and checked here (errors name the options); the work is
-:func:`checkpoints.service.meta.meta_evaluate`, the rendering
-:mod:`checkpoints.report.meta_report`.
+Options are checked into a request by
+:class:`checkpoints.service.meta_arguments.MetaArguments` (errors name the
+options); the work is :func:`checkpoints.service.meta.meta_evaluate`, the
+rendering :mod:`checkpoints.report.meta_report`.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from checkpoints.cli.common import check_choice, emit, parse_named_files, store_and_suite, track
+from checkpoints.cli.common import check_choice, emit, track
 from checkpoints.errors import UsageError
-from checkpoints.evaluate.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
-from checkpoints.evaluate.meta.correlation import parse_criteria
-from checkpoints.evaluate.meta.criteria import DEFAULT_CRITERIA, HUMAN_LIKENESS, Criterion
-from checkpoints.evaluate.meta.learn import Learner, LearnOptions
-from checkpoints.evaluate.meta.runner import CIMethod, MetaOptions
-from checkpoints.evaluate.metrics.base import Granularity
-from checkpoints.evaluate.metrics.combination import split_metric_list
+from checkpoints.evaluate.defaults import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED
+from checkpoints.evaluate.meta.criteria import DEFAULT_CRITERIA, Criterion
 from checkpoints.io.files import check_writable
 from checkpoints.report.formats import META_FORMATS
 from checkpoints.report.meta_report import (
@@ -30,22 +26,10 @@ from checkpoints.report.meta_report import (
     meta_json,
     meta_tables,
 )
-from checkpoints.service.meta import (
-    AssessmentJudgments,
-    MetaRequest,
-    MQMJudgments,
-    meta_by_category,
-    meta_evaluate,
-)
+from checkpoints.service.meta import meta_by_category, meta_evaluate
+from checkpoints.service.meta_arguments import CI_METHODS, LEARNERS, MetaArguments
 from checkpoints.service.metrics import TargetLanguageNeeded
 from checkpoints.tokenizers import TOKENIZERS
-
-if TYPE_CHECKING:
-    from checkpoints.evaluate.meta.learn import LearnOptions
-
-GRANULARITIES = ("sys", "doc", "seg")
-LEARNERS = ("perceptron", "ranksvm")
-CI_METHODS = ("none", "fisher", "bootstrap", "paired-bootstrap")
 
 HELP = """Correlate metric scores with human judgments at system, document or segment level.
 
@@ -145,37 +129,6 @@ Examples:
 """
 
 
-def _metric_names(values: list[str]) -> list[str]:
-
-    names = [name for value in values for name in split_metric_list(value)]
-    if not names:
-        raise UsageError("-m names no metric")
-    return list(dict.fromkeys(names))
-
-
-def _criteria_of(option: str, text: str) -> tuple[Criterion, ...]:
-
-    try:
-        return parse_criteria(text)
-    except UsageError as error:
-        raise UsageError(f"{option}: {error}") from None
-
-
-def _learn_options(learn: str | None, features: str | None, folds: int) -> LearnOptions | None:
-    """The learning options, checked before any file is read (errors name the options)."""
-
-    if learn is None:
-        if features is not None:
-            raise UsageError("--features names the features of --learn: give --learn perceptron|ranksvm")
-        return None
-    method = Learner(check_choice("--learn", learn, LEARNERS))
-    if not features:
-        raise UsageError(f"--learn {learn} needs --features NAMES (metrics whose scores are combined)")
-    if folds < 2:
-        raise UsageError(f"--folds must be at least 2, not {folds}")
-    return LearnOptions(method, tuple(_metric_names([features])), folds)
-
-
 def meta(
     metric: Annotated[list[str] | None, typer.Option("--metrics", "-m", metavar="NAMES", help="Metric names, comma-separated (Asiya names: BLEU, chrF, -TER, ...).", show_default=False)] = None,
     mqm: Annotated[Path | None, typer.Option("--mqm", metavar="FILE", help="MQM error TSV: systems, source, references and error rows.")] = None,
@@ -199,7 +152,7 @@ def meta(
     suite_name: Annotated[str | None, typer.Option("--suite-name", hidden=True)] = None,
     by_category: Annotated[str | None, typer.Option("--by-category", metavar="DB", help="Check-point store whose suite's pairs are the --mqm segments: also correlate each metric with the MQM penalty attributed to each category (checkpoints attribute).", show_default=False)] = None,
     samples: Annotated[int, typer.Option("--samples", metavar="N", help="Bootstrap resamples, or permutations for spa, pce and --clusters.")] = DEFAULT_SAMPLES,
-    alpha: Annotated[float, typer.Option("--alpha", metavar="A", help="Significance level: 0.05 gives 95% intervals.")] = 0.05,
+    alpha: Annotated[float, typer.Option("--alpha", metavar="A", help="Significance level: 0.05 gives 95% intervals.")] = DEFAULT_ALPHA,
     seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the resampling.")] = DEFAULT_SEED,
     jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Score metrics in N worker processes side by side (Linux).")] = 1,
     tokenize: Annotated[str | None, typer.Option("--tokenize", metavar="|".join(TOKENIZERS), help="Metric tokenizer [default: zh for a Chinese target, else 13a]. 13a because sacreBLEU and the reference tools tokenize so, and the scores equal theirs; check-point matching (evaluate) uses words instead, because 13a leaves “Clinton’s” glued to its word.", show_default=False)] = None,
@@ -210,70 +163,18 @@ def meta(
 ) -> None:
 
     check_choice("--format", output_format, [member.value for member in META_FORMATS])
-    level = Granularity(check_choice("--granularity", granularity, GRANULARITIES))
-    ci_method = CIMethod(check_choice("--ci", ci, CI_METHODS))
-    check_choice("--case", case, ("cs", "ci"))
-    if tokenize is not None:
-        check_choice("--tokenize", tokenize, TOKENIZERS)
-    if samples < 1:
-        raise UsageError(f"--samples must be at least 1, not {samples}")
-    if not 0.0 < alpha < 1.0:
-        raise UsageError(f"--alpha must lie strictly between 0 and 1, not {alpha}")
-    chosen_criteria = parse_criteria(criteria)
-    cluster_criterion = None
-    if clusters is not None:
-        (cluster_criterion, *more) = parse_criteria(clusters)
-        if more:
-            raise UsageError(f"--clusters takes one criterion, not {clusters!r}")
-    suite, suite_name = store_and_suite(db, suite, suite_name)
-    names = _metric_names(metric or []) if metric or suite is None else []
-    optimize_criterion = None
-    if optimize is not None:
-        (optimize_criterion, *more) = _criteria_of("--optimize", optimize)
-        if more:
-            raise UsageError(f"--optimize takes one criterion, not {optimize!r}")
-    learn_options = _learn_options(learn, features, folds)
-    if suite_name is not None and suite is None and by_category is None:
-        raise UsageError("--suite NAME chooses a suite of --db DB: give --db")
-    if by_category is not None and mqm is None:
-        raise UsageError("--by-category attributes MQM error spans to check-points: give --mqm FILE")
-    likeness = " and ".join(c.value for c in chosen_criteria if c in HUMAN_LIKENESS)
-    judgments: MQMJudgments | AssessmentJudgments
-    if mqm is not None:
-        if assessments is not None or reference or system or source is not None:
-            raise UsageError("--mqm holds systems, source and references: do not combine it with "
-                             "--assessments, --reference, --system or --source")
-        if not reference_system:
-            raise UsageError("--mqm needs --reference-system NAME (the human translation used as reference, e.g. ref)")
-        if likeness and len(set(reference_system)) < 2:
-            raise UsageError(f"{likeness} score each reference against the others: give at least two, "
-                             "e.g. --reference-system ref --reference-system refB")
-        references = list(dict.fromkeys(reference_system))
-        judgments = MQMJudgments(mqm, references[0] if len(references) == 1 else references, mqm_scores,
-                                 list(exclude_system or ()))
-    elif assessments is not None:
-        if mqm_scores is not None or reference_system or exclude_system:
-            raise UsageError("--mqm-scores, --reference-system and --exclude-system go with --mqm")
-        if not reference:
-            raise UsageError("--assessments needs at least one --reference FILE")
-        if not system:
-            raise UsageError("--assessments needs at least one --system NAME=FILE")
-        if likeness and len(reference) < 2:
-            raise UsageError(f"{likeness} score each reference against the others: give at least two --reference FILE")
-        judgments = AssessmentJudgments(assessments, list(reference), parse_named_files(system, "--system"), source)
-    else:
-        raise UsageError("give human judgments: --mqm FILE or --assessments FILE")
+    request = MetaArguments(
+        metrics=list(metric or []), mqm=mqm, mqm_scores=mqm_scores, reference_systems=list(reference_system or []),
+        excluded_systems=list(exclude_system or []), references=list(reference or []), systems=list(system or []),
+        source=source, assessments=assessments, granularity=granularity, criteria=criteria, ci=ci,
+        clusters=clusters, optimize=optimize, learn=learn, features=features, folds=folds, db=db, suite=suite,
+        suite_name=suite_name, by_category=by_category, samples=samples, alpha=alpha, seed=seed, jobs=jobs,
+        tokenize=tokenize, case=case, target_lang=target_lang,
+    ).request()
     if output is not None:
         check_writable(output)
-
-    options = MetaOptions(
-        level=level, criteria=chosen_criteria, ci=ci_method, samples=samples, alpha=alpha, seed=seed,
-        clusters=cluster_criterion, optimize=optimize_criterion, learn=learn_options, jobs=jobs,
-    )
-    request = MetaRequest(judgments, names, options, tokenize=tokenize, case=case, target_lang=target_lang,
-                          suite=suite, suite_name=suite_name, by_category=by_category)
     try:
-        if by_category is not None:
+        if request.by_category is not None:
             by = meta_by_category(request, track=lambda items: track(items, "scoring metrics"))
             result = by.overall
         else:
@@ -283,7 +184,7 @@ def meta(
         raise UsageError(f"{', '.join(error.metrics)} {verb} on the target language: give --tgt-lang LANG") from None
     for warning in result.warnings:
         sys.stderr.write(f"checkpoints: warning: {warning}\n")
-    if by_category is not None:
+    if request.by_category is not None:
         emit(by_category_json(by) if output_format == "json" else by_category_tables(by), output)
     else:
         emit(meta_json(result) if output_format == "json" else meta_tables(result), output)

@@ -1,44 +1,34 @@
 """``checkpoints metrics``: Asiya-named metric scores for many systems, with significance.
 
-Options are parsed and checked here (errors name the options); the work is
-:func:`checkpoints.service.metrics.score_metrics`, the rendering
-:mod:`checkpoints.report.metric_formats`.
+Options are checked into a request by
+:class:`checkpoints.service.metrics_arguments.MetricsArguments` (errors name
+the options); the work is :func:`checkpoints.service.metrics.score_metrics`,
+the rendering :mod:`checkpoints.report.metric_formats`.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from checkpoints.cli.common import check_choice, emit, parse_named_files, store_and_suite, track
-from checkpoints.errors import CheckpointsError, UsageError
-from checkpoints.evaluate.defaults import DEFAULT_CORRECTION, DEFAULT_SAMPLES, DEFAULT_SEED
-from checkpoints.evaluate.metric_runner import SignificanceRequest
-from checkpoints.evaluate.metrics.base import parse_granularity
-from checkpoints.evaluate.metrics.combination import split_metric_list
-from checkpoints.evaluate.metrics.registry import describe, entry, get_metric, metric_names
-from checkpoints.evaluate.resample import Method, ResampleSpec
-from checkpoints.evaluate.significance import Correction
+from checkpoints.cli.common import check_choice, emit, track
+from checkpoints.errors import UsageError
+from checkpoints.evaluate.defaults import (
+    DEFAULT_ALPHA,
+    DEFAULT_CORRECTION,
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+)
 from checkpoints.io.files import check_writable
-from checkpoints.io.testsets import InputFormat
 from checkpoints.report.formats import METRIC_FORMATS, OutputFormat
 from checkpoints.report.metric_formats import render
-from checkpoints.service.metrics import MetricsRequest, TargetLanguageNeeded, score_metrics
-from checkpoints.tokenizers import TOKENIZERS
-
-if TYPE_CHECKING:
-    from checkpoints.evaluate.metric_runner import SignificanceRequest
-    from checkpoints.evaluate.metrics.base import Metric
-    from checkpoints.evaluate.metrics.registry import MetricEntry
-    from checkpoints.service.metrics import TargetLanguageNeeded
-
-GRANULARITIES = ("sys", "doc", "seg", "all")
-SIGNIFICANCE_METHODS = ("bootstrap", "ar")
-CORRECTIONS = ("holm", "bh", "none")
+from checkpoints.report.metric_list import metric_list_text
+from checkpoints.service.metric_catalog import metric_listing
+from checkpoints.service.metrics import TargetLanguageNeeded, score_metrics
+from checkpoints.service.metrics_arguments import MetricsArguments
 
 EXAMPLES = """\
 Examples:
@@ -157,7 +147,7 @@ def metrics(
     all_pairs: Annotated[bool, typer.Option("--all-pairs", help="Compare every pair of systems.")] = False,
     samples: Annotated[int, typer.Option("--samples", metavar="N", help="Resamples (bootstrap) or trials (ar).")] = DEFAULT_SAMPLES,
     seed: Annotated[int, typer.Option("--seed", metavar="N", help="Random seed of the resampling.")] = DEFAULT_SEED,
-    alpha: Annotated[float, typer.Option("--alpha", metavar="A", help="1 - confidence of intervals; significance level.")] = 0.05,
+    alpha: Annotated[float, typer.Option("--alpha", metavar="A", help="1 - confidence of intervals; significance level.")] = DEFAULT_ALPHA,
     correction: Annotated[str, typer.Option("--correction", metavar="holm|bh|none", help="Multiple-comparison correction over the comparisons of each metric.")] = DEFAULT_CORRECTION,
     output_format: Annotated[
         str, typer.Option("--format", "-f", metavar="mmatrix|smatrix|nist|asiya-xml|json|csv", help="Report format.")
@@ -198,131 +188,30 @@ def metrics(
     """Score system translations with Asiya-named metrics."""
 
     if list_metrics:
-        _print_list(metric_names(), describe, get_metric)
+        sys.stdout.write(metric_list_text(metric_listing()))
         return
-
-
-    granularities = parse_granularity(check_choice("--granularity", granularity, GRANULARITIES))
-    chosen_input = InputFormat(check_choice("--input", input_format, [member.value for member in InputFormat]))
+    arguments = MetricsArguments(
+        references=list(reference or []), systems=list(system or []), source=source, metrics=list(metric or []),
+        metric_set=metric_set, granularity=granularity, input_format=input_format, tokenize=tokenize, case=case,
+        target_lang=target_lang, include_refs=include_refs, baseline=baseline, significance=significance,
+        all_pairs=all_pairs, samples=samples, seed=seed, alpha=alpha, correction=correction,
+        paraphrase_table=paraphrase_table, function_words=function_words, brevity_penalty=brevity_penalty,
+        nist_info=nist_info, db=db, suite=suite, suite_name=suite_name,
+    )
     chosen_format = OutputFormat(check_choice("--format", output_format, [member.value for member in METRIC_FORMATS]))
-    check_choice("--case", case, ("cs", "ci"))
-    if tokenize is not None:
-        check_choice("--tokenize", tokenize, TOKENIZERS)
-    check_choice("--brevity-penalty", brevity_penalty, ("closest", "shortest"))
-    check_choice("--nist-info", nist_info, ("mteval", "intended"))
-
-    # Commas inside a combination's parentheses separate its parts, not metrics.
-    explicit = [name for value in metric or [] for name in split_metric_list(value)]
-    suite, suite_name = store_and_suite(db, suite, suite_name)
-    if suite_name is not None and suite is None:
-        raise UsageError("--suite NAME chooses a suite of --db DB: give --db")
-    if not explicit and not metric_set and suite is None:
-        raise UsageError("no metric requested: give -m NAMES or --metric-set SET (see --list)")
-    for name in explicit:
-        _check_metric_options(name, entry(name), {"paraphrase-table": paraphrase_table, "function-words": function_words})
-    request_significance = _significance(baseline, all_pairs, significance, samples, seed, alpha, correction)
-    if not reference:
-        raise UsageError("at least one --reference FILE is required")
-    if not system:
-        raise UsageError("at least one --system NAME=FILE is required")
-    systems = _system_specs(system, raw=chosen_input is InputFormat.RAW)
+    request = arguments.request()
     if output is not None:
         check_writable(output)
-
-    request = MetricsRequest(
-        references=list(reference),
-        systems=systems,
-        metrics=explicit,
-        metric_set=metric_set,
-        input_format=chosen_input,
-        source=source,
-        tokenize=tokenize,
-        case=case,
-        target_lang=target_lang,
-        include_refs=include_refs,
-        significance=request_significance,
-        paraphrase_table=paraphrase_table,
-        function_words=function_words,
-        brevity_penalty=brevity_penalty,
-        nist_info=nist_info,
-        suite=suite,
-        suite_name=suite_name,
-    )
     try:
         report = score_metrics(request, track=lambda items: track(items, "metrics"))
     except TargetLanguageNeeded as error:
         raise UsageError(_language_message(error)) from None
     for name, reason in report.skipped.items():
         sys.stderr.write(f"checkpoints: warning: {name} skipped: {' '.join(reason.split())}\n")
-    emit(render(report, chosen_format, granularities), output)
-
-
-def _check_metric_options(name: str, metric: MetricEntry, given: dict[str, Path | None]) -> None:
-    """A metric asked for by name that needs a file option fails before anything is read."""
-    for key in metric.requires:
-        if given.get(key) is None:
-            raise UsageError(f"{name} needs --{key} FILE")
-
-
-def _significance(
-    baseline: str | None, all_pairs: bool, method: str | None, samples: int, seed: int, alpha: float, correction: str
-) -> SignificanceRequest | None:
-    """The significance test asked for (None without --baseline or --all-pairs), options checked."""
-
-    if baseline is None and not all_pairs:
-        if method is not None:
-            raise UsageError("--significance needs --baseline NAME or --all-pairs")
-        return None
-    chosen = Method(check_choice("--significance", method or "bootstrap", SIGNIFICANCE_METHODS))
-    chosen_correction = Correction(check_choice("--correction", correction, CORRECTIONS))
-    if samples < 1:
-        raise UsageError(f"--samples must be at least 1, not {samples}")
-    if not 0 < alpha < 1:
-        raise UsageError(f"--alpha must be between 0 and 1, not {alpha}")
-    return SignificanceRequest(
-        baseline=baseline,
-        all_pairs=all_pairs,
-        spec=ResampleSpec(method=chosen, samples=samples, seed=seed),
-        correction=chosen_correction,
-        alpha=alpha,
-    )
-
-
-def _system_specs(values: Sequence[str], raw: bool) -> list[tuple[str | None, Path]]:
-    """``NAME=FILE`` pairs (:func:`parse_named_files`), in order; for XML or SGML input also ``FILE``
-    alone, which takes every system in the file under its own id."""
-    named = iter(parse_named_files([value for value in values if "=" in value], "--system"))
-    specs: list[tuple[str | None, Path]] = []
-    for value in values:
-        if "=" in value:
-            specs.append(next(named))
-        elif raw:
-            raise UsageError(f"--system {value}: raw input needs NAME=FILE")
-        else:
-            specs.append((None, Path(value)))
-    return specs
+    emit(render(report, chosen_format, arguments.granularities()), output)
 
 
 def _language_message(error: TargetLanguageNeeded) -> str:
     """The service's error, naming the option that gives the language."""
     verb = "depends" if len(error.metrics) == 1 else "depend"
     return f"{', '.join(error.metrics)} {verb} on the target language, which {error.where} does not declare: give --tgt-lang LANG"
-
-
-def _print_list(names: list[str], describe: Callable[[str], str], get_metric: Callable[[str], Metric]) -> None:
-    """``NAME  [corpus|mean] definition``: the tag says how system and document scores aggregate
-    (summed statistics or mean of segment scores), or why the metric cannot run as it is."""
-    if not names:
-        sys.stdout.write("no metrics installed\n")
-        return
-    width = max(len(name) for name in names)
-    lines = []
-    for name in names:
-        try:
-            aggregation = get_metric(name).aggregation.value
-        except UsageError:  # needs an option (METEOR-pa: --paraphrase-table)
-            aggregation = "needs options"
-        except CheckpointsError:  # a resource (WordNet) is missing here: still list the name
-            aggregation = "unavailable here"
-        lines.append(f"{name.ljust(width)}  [{aggregation}] {describe(name)}")
-    sys.stdout.write("\n".join(lines) + "\n")

@@ -24,15 +24,10 @@ from checkpoints.cli.common import (
     stderr_console,
     stdout_console,
 )
-from checkpoints.errors import InputError, ModelNotAvailable, UsageError, check_choice
-from checkpoints.extract.parse import stanza_processors
-from checkpoints.extract.trained_models import find_trained_models
 from checkpoints.progress import Progress
+from checkpoints.service.models import ScoreRequest, download_models, score_models
 from checkpoints.training.score_models import (
     GIVEN_DESCRIPTIONS,
-    RECORD_KEYS,
-    record_scores,
-    score_model_directory,
 )
 from checkpoints.training.train_models import TrainRequest, train_models
 
@@ -139,45 +134,6 @@ def download(
     stdout_console().print(f"stanza models for {language} installed: {names}")
 
 
-def download_models(
-    language: str, *, model_dir: str | None = None, constituency: bool = True, ner: bool = False
-) -> dict[str, str]:
-    """Download resources.json, then exactly the processors a parse will load.
-
-    Two calls to ``stanza.download``: the first fetches only resources.json
-    (no processors), which says which models the language has; the second
-    fetches the chosen processors and their dependencies (pretrained word
-    vectors, character language models), skipping files already present.
-
-    Raises:
-        ModelNotAvailable: network failure, or stanza has no such language.
-    """
-    import stanza
-    from stanza.resources.common import DEFAULT_MODEL_DIR, UnknownLanguageError, load_resources_json
-
-
-    directory = model_dir or DEFAULT_MODEL_DIR
-    try:
-        stanza.download(language, model_dir=directory, package=None, processors={})
-        resources = load_resources_json(directory)
-        processors = stanza_processors(resources, language, constituency=None if constituency else False, ner=ner)
-        stanza.download(language, model_dir=directory, package=None, processors=processors, download_json=False)
-    except ModelNotAvailable:
-        raise
-    except UnknownLanguageError as error:
-        raise ModelNotAvailable(
-            f"stanza has no models for language {language!r}: pass parsed CoNLL-U with --source-conllu/--reference-conllu"
-        ) from error
-    except (OSError, ValueError) as error:
-        # requests' ConnectionError/HTTPError and urllib errors are OSErrors;
-        # stanza reports a corrupted download (MD5 mismatch) as a ValueError.
-        reason = " ".join(str(error).split()) or type(error).__name__
-        raise ModelNotAvailable(
-            f"could not download stanza models for {language!r} into {directory}: {type(error).__name__}: {reason}"
-        ) from error
-    return processors
-
-
 def train(
     language: Annotated[str, typer.Argument(metavar="LANG", help="stanza language code of the treebanks, e.g. en, de, zh-hant.")],
     treebank: Annotated[
@@ -270,29 +226,14 @@ def score(
     ] = False,
 ) -> None:
     quiet_libraries()
-
-    if gold_tokens and gold_sentences:
-        raise UsageError("--gold-tokens and --gold-sentences exclude each other: choose one")
-    given = "words" if gold_tokens else "sentences" if gold_sentences else "text"
-    if record is not None:
-        check_choice("--record", record, tuple(RECORD_KEYS))
-        if given != "text":
-            option = "--gold-tokens" if gold_tokens else "--gold-sentences"
-            raise UsageError(f"--record keeps scores from raw text; it cannot be used with {option}")
-    if threads < 1:
-        raise UsageError(f"--threads must be at least 1, not {threads}")
-    if not treebank.is_file():
-        raise InputError(treebank, None, "no such file" if not treebank.exists() else "not a file")
-    if find_trained_models(model_dir, language) is None:
-        raise ModelNotAvailable(f"{model_dir}: no manifest.json: not a directory written by 'checkpoints models train'")
+    request = ScoreRequest(model_dir, language, treebank, threads, record, gold_tokens, gold_sentences)
+    request.validate()
     with progress_bar() as bar:
-        advance = stage_progress(bar)(f"parsing and scoring {treebank.name}", 1)
-        scores, error = score_model_directory(model_dir, language, treebank, threads, given=given)
-        advance(1)
-    render_scores(f"scores of {model_dir} on {treebank.name} {GIVEN_DESCRIPTIONS[given]}", {treebank.name: (scores, error)})
-    if record is not None:
-        path = record_scores(model_dir, record, treebank, scores, error)
-        stdout_console().print(f"recorded as {record} scores in {path}")
+        result = score_models(request, stage_progress(bar))
+    title = f"scores of {model_dir} on {treebank.name} {GIVEN_DESCRIPTIONS[request.given]}"
+    render_scores(title, {treebank.name: (result.scores, result.error)})
+    if result.recorded is not None:
+        stdout_console().print(f"recorded as {record} scores in {result.recorded}")
 
 
 def stage_logger(progress: Progress) -> Progress:

@@ -12,12 +12,13 @@ from typing import Annotated
 
 import typer
 
-from checkpoints.cli.common import check_choice, emit, parse_named_files, track
+from checkpoints.cli.common import check_choice, emit, track
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.metrics.combination import split_metric_list
 from checkpoints.io.files import check_writable
 from checkpoints.report.qarla_report import qarla_json, qarla_tables
 from checkpoints.service.metrics import TargetLanguageNeeded
+from checkpoints.service.option_values import parse_named_files
 from checkpoints.service.qarla import QarlaRequest, qarla_evaluate
 from checkpoints.tokenizers import TOKENIZERS
 

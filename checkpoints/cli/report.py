@@ -7,8 +7,9 @@ from typing import Annotated
 
 import typer
 
-from checkpoints.cli.common import parse_named_files, quiet_libraries, stderr_console
+from checkpoints.cli.common import quiet_libraries, stderr_console
 from checkpoints.io.files import check_writable
+from checkpoints.service.option_values import parse_named_files
 from checkpoints.service.report import ReportRequest, write_report
 
 EXAMPLES = """

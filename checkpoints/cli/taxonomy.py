@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
-from rich.table import Table
 
-from checkpoints.cli.common import check_choice, check_format, stdout_console
-from checkpoints.errors import CheckpointsError
-from checkpoints.model import Level
+from checkpoints.cli.common import check_format, stdout_console
 from checkpoints.report.formats import json_text
-from checkpoints.taxonomy import builtin_taxonomies, load_taxonomy
-from checkpoints.taxonomy.loader import validate_taxonomy
-
-if TYPE_CHECKING:
-    from checkpoints.taxonomy import Taxonomy
+from checkpoints.report.taxonomy_report import (
+    taxonomy_json,
+    taxonomy_list_json,
+    taxonomy_list_table,
+    taxonomy_tables,
+)
+from checkpoints.service.taxonomies import (
+    builtin_taxonomy_list,
+    checked_taxonomy,
+    taxonomy_source,
+    taxonomy_view,
+)
 
 LIST_EXAMPLES = """
 Example:
@@ -69,37 +73,12 @@ def register(app: typer.Typer) -> None:
 def list_taxonomies(
     output_format: Annotated[str, typer.Option("--format", "-f", help="text (a table) or json.")] = "text",
 ) -> None:
-
-
     check_format(output_format, ("text", "json"))
-    taxonomies = [load_taxonomy(name) for name in builtin_taxonomies()]
+    taxonomies = builtin_taxonomy_list()
     if output_format == "json":
-        rows = [
-            {
-                "name": taxonomy.name,
-                "language": taxonomy.language,
-                "version": taxonomy.version,
-                "categories": len(taxonomy.entries),
-                "levels": _level_counts(taxonomy),
-                "description": taxonomy.description,
-            }
-            for taxonomy in taxonomies
-        ]
-        typer.echo(json_text(rows), nl=False)
-        return
-    table = Table(title="Built-in taxonomies")
-    for column in ("name", "language", "version", "categories", "word / phrase / sentence"):
-        table.add_column(column)
-    for taxonomy in taxonomies:
-        counts = _level_counts(taxonomy)
-        table.add_row(
-            taxonomy.name,
-            taxonomy.language,
-            taxonomy.version,
-            str(len(taxonomy.entries)),
-            " / ".join(str(counts[level.value]) for level in Level),
-        )
-    stdout_console().print(table)
+        typer.echo(json_text(taxonomy_list_json(taxonomies)), nl=False)
+    else:
+        stdout_console().print(taxonomy_list_table(taxonomies))
 
 
 def show(
@@ -109,64 +88,19 @@ def show(
     ] = "text",
     level_name: Annotated[str | None, typer.Option("--level", help="Only categories of this level: word, phrase or sentence.")] = None,
 ) -> None:
-
-
     check_format(output_format, ("text", "json", "xml"))
-    level = None if level_name is None else Level(check_choice("--level", level_name, [m.value for m in Level]))
-    taxonomy = load_taxonomy(name)
     if output_format == "xml":
-        if taxonomy.path is None:  # pragma: no cover - every loaded taxonomy has a file
-            raise CheckpointsError(f"{name}: no file to show")
-        typer.echo(taxonomy.path.read_text(encoding="utf-8"), nl=False)
+        typer.echo(taxonomy_source(name), nl=False)
         return
-    entries = [entry for entry in taxonomy.entries if level is None or entry.category.level is level]
+    view = taxonomy_view(name, level_name)
     if output_format == "json":
-        document = {
-            "name": taxonomy.name,
-            "language": taxonomy.language,
-            "version": taxonomy.version,
-            "description": taxonomy.description,
-            "path": str(taxonomy.path) if taxonomy.path is not None else None,
-            "builtin": taxonomy.builtin,
-            "categories": [
-                {
-                    "name": entry.category.name,
-                    "level": entry.category.level.value,
-                    "description": entry.category.description,
-                    "constituent": list(entry.constituent_labels),
-                    "reference": entry.reference.value,
-                }
-                for entry in entries
-            ],
-        }
-        typer.echo(json_text(document), nl=False)
-        return
-    console = stdout_console()
-    console.print(f"[bold]{taxonomy.name}[/bold] (language {taxonomy.language}, version {taxonomy.version})")
-    if taxonomy.description:
-        console.print(taxonomy.description)
-    for group in Level:
-        members = [entry for entry in entries if entry.category.level is group]
-        if not members:
-            continue
-        table = Table(title=f"{group.value} level ({len(members)})", show_lines=True, expand=True)
-        table.add_column("category", no_wrap=True)
-        table.add_column("rule", overflow="fold")
-        for entry in members:
-            table.add_row(entry.category.name, entry.category.description)
-        console.print(table)
+        typer.echo(json_text(taxonomy_json(view)), nl=False)
+    else:
+        stdout_console().print(taxonomy_tables(view))
 
 
 def validate(
     path: Annotated[Path, typer.Argument(metavar="PATH", help="The taxonomy file to check.")],
 ) -> None:
-
-    taxonomy = validate_taxonomy(path)  # a problem is one line, as every command's: checkpoints: error: FILE:LINE: ...
+    taxonomy = checked_taxonomy(path)  # a problem is one line, as every command's: checkpoints: error: FILE:LINE: ...
     typer.echo(f"{path}: valid ({len(taxonomy.entries)} categories)")
-
-
-def _level_counts(taxonomy: Taxonomy) -> dict[str, int]:
-    counts = {level.value: 0 for level in Level}
-    for entry in taxonomy.entries:
-        counts[entry.category.level.value] += 1
-    return counts

@@ -226,7 +226,7 @@ def test_missing_file(capsys, test_only_metrics, files, tmp_path) -> None:
         (["--baseline", "A", "--significance", "perm"], "--significance 'perm': choose bootstrap or ar"),
         (["--baseline", "A", "--correction", "bonferroni"], "--correction 'bonferroni': choose holm, bh or none"),
         (["--baseline", "A", "--samples", "0"], "--samples must be at least 1, not 0"),
-        (["--baseline", "A", "--alpha", "1.5"], "--alpha must be between 0 and 1, not 1.5"),
+        (["--baseline", "A", "--alpha", "1.5"], "--alpha must lie strictly between 0 and 1, not 1.5"),
         (["--include-refs"], "scoring the references needs at least two of them (each is scored against the others)"),
         (["--metric-set", "syntactic"], "unknown metric set 'syntactic' (known: lexical)"),
         (["--brevity-penalty", "longest"], "--brevity-penalty 'longest': choose closest or shortest"),
