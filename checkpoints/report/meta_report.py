@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING
 from rich.console import Group
 from rich.table import Table
 
+from checkpoints.evaluate.meta.clusters import Clusters
 from checkpoints.evaluate.meta.correlation import Criterion
 from checkpoints.evaluate.meta.criteria import HUMAN_LIKENESS, LOWER_IS_BETTER
 from checkpoints.evaluate.meta.learn import PAIRWISE, LearnResult
 from checkpoints.evaluate.meta.optimize import GreedyResult
-from checkpoints.evaluate.meta.pairwise import Clusters
 from checkpoints.evaluate.meta.results import (
     CorrelationResult,
     GroupedResult,

@@ -12,13 +12,13 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from checkpoints.errors import UsageError
+from checkpoints.evaluate.meta.clusters import Clusters
 from checkpoints.evaluate.meta.criteria import (
     DEFAULT_CRITERIA,
     HUMAN_LIKENESS,
     SYSTEM_ONLY,
     Criterion,
 )
-from checkpoints.evaluate.meta.pairwise import Clusters
 from checkpoints.evaluate.metrics.base import Granularity
 from checkpoints.evaluate.resample import DEFAULT_SAMPLES, DEFAULT_SEED, ResampleSpec
 from checkpoints.signature import Signature

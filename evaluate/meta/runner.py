@@ -33,6 +33,7 @@ from itertools import pairwise
 import numpy as np
 
 from checkpoints.errors import CheckpointsError, UsageError
+from checkpoints.evaluate.meta.clusters import significance_clusters
 from checkpoints.evaluate.meta.correlation import Criterion, correlate
 from checkpoints.evaluate.meta.criteria import HUMAN_LIKENESS, SYSTEM_ONLY
 from checkpoints.evaluate.meta.intervals import (
@@ -48,7 +49,6 @@ from checkpoints.evaluate.meta.optimize import GreedyResult, optimize_metrics
 from checkpoints.evaluate.meta.orange import HumanLikeness, check_likeness, human_likeness
 from checkpoints.evaluate.meta.pairwise import (
     permutation_signs,
-    significance_clusters,
     soft_pairwise_accuracy,
     tie_calibration,
     tie_calibration_grouped,

@@ -18,9 +18,13 @@ import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.metrics.base import Metric, MetricCache, MetricOptions
+
+if TYPE_CHECKING:
+    from checkpoints.evaluate.metrics.combination import CombinationName
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +73,14 @@ def describe(name: str) -> str:
     return entry(name).description
 
 
+def _part_entry(combination: CombinationName, part: str) -> MetricEntry:
+    """A part's entry; an unknown part names the combination it is in."""
+    try:
+        return _entry(part)
+    except UsageError as error:
+        raise UsageError(f"{combination.kind}({','.join(combination.parts)}): {error}") from None
+
+
 def entry(name: str) -> MetricEntry:
     """The registry entry of ``name`` (what the metric needs before it can be built).
 
@@ -84,7 +96,7 @@ def entry(name: str) -> MetricEntry:
     combination = parse_combination(name)
     if combination is None:
         return _entry(name)
-    parts = [_entry(part) for part in combination.parts]
+    parts = [_part_entry(combination, part) for part in combination.parts]
     factory = FACTORIES[combination.kind]
 
     def build(options: MetricOptions) -> Metric:

@@ -21,14 +21,12 @@ from scipy import stats
 
 from checkpoints.cli import main
 from checkpoints.errors import UsageError
+from checkpoints.evaluate.meta.clusters import assign_ranks, batch_statistic, permutation_sig_diff
 from checkpoints.evaluate.meta.criteria import Criterion
 from checkpoints.evaluate.meta.judged import judged_from_mqm, referents
 from checkpoints.evaluate.meta.pairwise import (
-    assign_ranks,
-    batch_statistic,
     pairwise_accuracy,
     pairwise_p_values,
-    permutation_sig_diff,
     permutation_signs,
     soft_pairwise_accuracy,
     tie_calibration,
