@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("suite_xml", "Read a suite from interchange XML into a database."),
     "demo": ("demo", "Build, evaluate and compare on bundled data (offline)."),
     "metrics": ("metrics", "Score system translations with Asiya-named metrics (BLEU, NIST, METEOR, ROUGE, -TER, chrF, ...)."),
+    "annotate": ("annotate", "Parse text files for the linguistic metrics, into the cache and CoNLL-U."),
     "meta": ("meta", "Correlate metric scores with human judgments at system, document or segment level."),
     "qarla": ("qarla", "Meta-evaluate a metric set by human likeness (QARLA, as in IQMT): no human judgments needed."),
     "suites": ("catalog", "List, show, rename and delete the suites of a store."),

@@ -182,6 +182,12 @@ def metrics(
         str | None, typer.Option("--suite", metavar="NAME", help="The suite in --db, when it holds several (--suite DB, the old spelling, still names the store).", show_default=False)
     ] = None,
     suite_name: Annotated[str | None, typer.Option("--suite-name", hidden=True)] = None,
+    parsed: Annotated[
+        list[Path] | None,
+        typer.Option("--parsed", metavar="FILE", help="CoNLL-U parses of the texts for SP, DP, CP and NE metrics (ner= in MISC, '# constituency =' comments); repeatable. Texts no file holds are parsed with --stanza-dir.", show_default=False),
+    ] = None,
+    stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", metavar="DIR", help="Stanza models that parse the texts for the linguistic metrics (default: $CHECKPOINTS_STANZA_DIR, else stanza's).", show_default=False)] = None,
+    annotation_cache: Annotated[Path | None, typer.Option("--annotation-cache", metavar="DIR", help="Where parses are kept between runs [default: $CHECKPOINTS_CACHE_DIR, else ~/.cache/checkpoints].", show_default=False)] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the report here instead of stdout.")] = None,
     list_metrics: Annotated[bool, typer.Option("--list", help="List every metric with a one-line definition and exit.")] = False,
 ) -> None:
@@ -196,7 +202,8 @@ def metrics(
         target_lang=target_lang, include_refs=include_refs, baseline=baseline, significance=significance,
         all_pairs=all_pairs, samples=samples, seed=seed, alpha=alpha, correction=correction,
         paraphrase_table=paraphrase_table, function_words=function_words, brevity_penalty=brevity_penalty,
-        nist_info=nist_info, db=db, suite=suite, suite_name=suite_name,
+        nist_info=nist_info, db=db, suite=suite, suite_name=suite_name, parsed=list(parsed or []),
+        stanza_dir=stanza_dir, annotation_cache=annotation_cache,
     )
     chosen_format = OutputFormat(check_choice("--format", output_format, [member.value for member in METRIC_FORMATS]))
     request = arguments.request()

@@ -22,6 +22,7 @@ defaults of ``evaluate``, so their system scores are ``evaluate``'s figures.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,7 @@ from checkpoints.evaluate.metric_runner import MetricReport, SignificanceRequest
 from checkpoints.evaluate.metrics.base import Metric, MetricOptions
 from checkpoints.evaluate.metrics.bleu_nist import BREVITY_PENALTIES, NIST_INFO
 from checkpoints.evaluate.metrics.combination import canonical_name
+from checkpoints.evaluate.metrics.linguistic.annotations import default_cache_dir
 from checkpoints.evaluate.metrics.registry import entry, metric_names
 from checkpoints.gcpause import bulk_work
 from checkpoints.io.testsets import InputFormat, load_testbed
@@ -76,6 +78,12 @@ class MetricsRequest:
     significance: SignificanceRequest | None = None
     paraphrase_table: Path | None = None
     function_words: Path | None = None
+    parsed: list[Path] = field(default_factory=list)
+    """CoNLL-U parses of (some of) the texts, for the linguistic metrics (SP, DP, CP, NE)."""
+    stanza_dir: str | None = None
+    """Models that parse the texts no ``parsed`` file holds."""
+    annotation_cache: Path | None = None
+    """Where parses are kept between runs (None: the user's cache folder)."""
     brevity_penalty: str = "closest"
     nist_info: str = "mteval"
     """NIST's information weights: mteval-v13a's (its "0" quirk included) or ``intended``."""
@@ -103,6 +111,11 @@ class MetricsRequest:
             extra["paraphrase-table"] = str(self.paraphrase_table)
         if self.function_words is not None:
             extra["function-words"] = str(self.function_words)
+        if self.parsed:
+            extra["parsed"] = os.pathsep.join(str(path) for path in self.parsed)
+        if self.stanza_dir is not None:
+            extra["stanza-dir"] = self.stanza_dir
+        extra["annotation-cache"] = str(self.annotation_cache or default_cache_dir())
         return extra
 
 

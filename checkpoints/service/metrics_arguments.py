@@ -63,6 +63,9 @@ class MetricsArguments:
     correction: str = DEFAULT_CORRECTION
     paraphrase_table: Path | None = None
     function_words: Path | None = None
+    parsed: list[Path] = field(default_factory=list)
+    stanza_dir: str | None = None
+    annotation_cache: Path | None = None
     brevity_penalty: str = "closest"
     nist_info: str = "mteval"
     db: str | None = None
@@ -104,6 +107,7 @@ class MetricsArguments:
             tokenize=self.tokenize, case=self.case, target_lang=self.target_lang, include_refs=self.include_refs,
             significance=significance, paraphrase_table=self.paraphrase_table, function_words=self.function_words,
             brevity_penalty=self.brevity_penalty, nist_info=self.nist_info, suite=store, suite_name=suite_name,
+            parsed=list(self.parsed), stanza_dir=self.stanza_dir, annotation_cache=self.annotation_cache,
         )
 
     def significance_request(self) -> SignificanceRequest | None:

@@ -40,10 +40,13 @@ class MetricEntry:
 
 
 @cache
-def _entries() -> dict[str, MetricEntry]:
+def _families() -> tuple[dict[str, MetricEntry], tuple[Callable[[str], MetricEntry | None], ...]]:
+    """Every family module's ``METRICS``, and the ``resolve_metric`` functions of families whose names
+    take open-ended types (``SP-Op(NN)``: any tag a parser writes)."""
     import checkpoints.evaluate.metrics as package
 
     entries: dict[str, MetricEntry] = {}
+    resolvers = []
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
         if info.name in {"base", "registry", "combination"} or info.name.startswith("_"):
             continue
@@ -52,7 +55,13 @@ def _entries() -> dict[str, MetricEntry]:
             if name in entries:
                 raise RuntimeError(f"metric {name} registered twice (second time in {module.__name__})")
             entries[name] = entry
-    return entries
+        if hasattr(module, "resolve_metric"):
+            resolvers.append(module.resolve_metric)
+    return entries, tuple(resolvers)
+
+
+def _entries() -> dict[str, MetricEntry]:
+    return _families()[0]
 
 
 def metric_names(metric_set: str | None = None) -> list[str]:
@@ -123,6 +132,10 @@ def _entry(name: str) -> MetricEntry:
     entries = _entries()
     if name in entries:
         return entries[name]
+    for resolve in _families()[1]:
+        found = resolve(name)
+        if found is not None:
+            return found
     folded = {key.lower(): key for key in entries}
     hint = folded.get(name.lower())
     suggestion = f" (did you mean {hint}?)" if hint else " (see `checkpoints metrics --list`)"

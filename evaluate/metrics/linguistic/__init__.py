@@ -1,0 +1,46 @@
+"""Asiya's linguistic metric families over stanza annotations: SP, DP, CP and NE.
+
+Each family turns a pair of annotated sentences (candidate, reference) into
+``(num, weight)`` (:mod:`.overlap`); :mod:`.metric` makes every identifier a
+metric of the registry, :mod:`.annotations` parses each text once. The
+formulas follow Asiya's Perl source (``docs/linguistic-metrics.md``).
+
+``METRICS`` lists the identifiers ``checkpoints metrics --list`` shows; any
+typed variant (``SP-Op(NN)``, ``DP-Or(nsubj:pass)``, ``NE-Oe(PER)``) is found
+by :func:`resolve_metric`.
+"""
+
+from __future__ import annotations
+
+from checkpoints.evaluate.metrics.linguistic.identifiers import Identifier
+from checkpoints.evaluate.metrics.linguistic.metric import FAMILIES, LinguisticMetric
+from checkpoints.evaluate.metrics.registry import MetricEntry
+
+LISTED = (
+    "SP-Op(*)", "SP-Oc(*)", *(f"SP-Op({kind})" for kind in "JNPRVWF"),
+    *(f"DP-HWCM_{label}-{n}" for label in "wcr" for n in range(1, 5)),
+    *(f"DP-HWCMi_{label}-{n}" for label in "wcr" for n in range(2, 5)),
+    "DP-Oc(*)", "DP-Or(*)", "DP-Ol(*)",
+    *(f"CP-STM-{n}" for n in range(1, 10)), *(f"CP-STMi-{n}" for n in range(2, 10)), "CP-Op(*)", "CP-Oc(*)",
+    "NE-Oe(*)", "NE-Oe(**)", "NE-Me(*)",
+)
+
+
+def _entry(name: str) -> MetricEntry:
+    identifier = Identifier.parse(name)
+    family = identifier.family
+    example = LinguisticMetric(name)  # checks the identifier now, not when the run starts
+
+    def build(options):  # type: ignore[no-untyped-def]
+        return LinguisticMetric(name, options)
+
+    return MetricEntry(example.description, build, sets=("linguistic", family.lower()), language=True)
+
+
+def resolve_metric(name: str) -> MetricEntry | None:
+    """The entry of a typed identifier of SP, DP, CP or NE; None for a name of another family."""
+    if name.partition("-")[0] not in FAMILIES:
+        return None
+    return _entry(name)
+
+METRICS = {name: _entry(name) for name in LISTED}

@@ -1,0 +1,232 @@
+"""The annotation layer: each text parsed once, from given CoNLL-U, a disk cache, or stanza.
+
+A linguistic metric compares parses, not strings. :class:`Annotator` turns
+the texts of a run (system outputs, references, sources) into
+:class:`~checkpoints.evaluate.metrics.linguistic.elements.ParsedSentence`\\ s:
+
+1. **given CoNLL-U** (``--parsed FILE``): a sentence whose ``# text`` (or
+   whose words joined by spaces) is the text, with ``ner=`` in MISC and
+   ``# constituency =`` comments where the parse has them;
+2. **the cache**: CoNLL-U files under ``CACHE/LANG/PIPELINE/ab/abcd….conllu``,
+   keyed by the SHA-256 of the text, the language and the pipeline (stanza's
+   version and the SHA-256 of every model file it loads), so a second run over
+   the same outputs parses nothing and a new model never reads old parses;
+3. **stanza** (``--stanza-dir`` or ``$CHECKPOINTS_STANZA_DIR``: a directory
+   written by ``models train`` or stanza's downloaded resources), one input
+   line one sentence, whatever is still missing, in one batch.
+
+A layer a metric needs and the parse lacks (no constituency tree, no NER) is
+one line naming what to pass.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Sequence
+from importlib import metadata
+from pathlib import Path
+
+from checkpoints.evaluate.metrics.linguistic.elements import ParsedSentence
+from checkpoints.io.conllu import parse_conllu_string, read_conllu
+from checkpoints.io.files import write_atomic
+from checkpoints.model import Sentence
+
+CACHE_VARIABLE = "CHECKPOINTS_CACHE_DIR"
+"""Environment variable naming the annotation cache when ``--annotation-cache`` is not given."""
+
+Progress = Callable[[int], None]
+
+
+def default_cache_dir() -> Path:
+    """``$CHECKPOINTS_CACHE_DIR``, else ``$XDG_CACHE_HOME/checkpoints``, else ``~/.cache/checkpoints``."""
+    if os.environ.get(CACHE_VARIABLE):
+        return Path(os.environ[CACHE_VARIABLE])
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "checkpoints"
+
+
+def text_key(text: str) -> str:
+    """Texts are matched with runs of whitespace as one space, ends stripped."""
+    return " ".join(text.split())
+
+
+class Annotator:
+    """Parsed sentences for the texts of one language.
+
+    Args:
+        language: the texts' language (stanza's code: en, de, zh, ...).
+        given: CoNLL-U files holding parses of (some of) the texts.
+        stanza_dir: models for what is not given (None: ``$CHECKPOINTS_STANZA_DIR``
+            or stanza's default resources); a missing model is reported only
+            when a text needs parsing.
+        cache_dir: where parses are kept between runs (None: no cache).
+        ner, constituency: whether the pipeline must produce these layers.
+    """
+
+    def __init__(
+        self,
+        language: str,
+        *,
+        given: Sequence[Path] = (),
+        stanza_dir: str | None = None,
+        cache_dir: Path | None = None,
+        ner: bool = False,
+        constituency: bool = False,
+    ) -> None:
+        self.language = language
+        self.given = tuple(Path(path) for path in given)
+        self.stanza_dir = stanza_dir or os.environ.get("CHECKPOINTS_STANZA_DIR") or None
+        self.cache_dir = cache_dir
+        self.ner = ner
+        self.constituency = constituency
+        self._given_index: dict[str, Sentence] | None = None
+        self._parser: object | None = None
+        self._parsed: dict[str, ParsedSentence] = {}
+        self._sentences: dict[str, Sentence] = {}
+        self.counts = {"given": 0, "cached": 0, "parsed": 0}
+        """How many distinct texts came from each source in this run."""
+
+    def annotate(self, texts: Sequence[str], progress: Progress | None = None) -> list[ParsedSentence]:
+        """One parse per text, in order; an empty text is a sentence without words."""
+        keys = [text_key(text) for text in texts]
+        self._fill(keys, progress)
+        empty = ParsedSentence(())
+        return [self._parsed[key] if key else empty for key in keys]
+
+    def sentences(self, texts: Sequence[str], progress: Progress | None = None) -> list[Sentence]:
+        """The parses as the project's sentences (what ``checkpoints annotate`` writes as CoNLL-U)."""
+        keys = [text_key(text) for text in texts]
+        self._fill(keys, progress)
+        return [self._sentences[key] for key in keys if key]
+
+    def _fill(self, keys: Sequence[str], progress: Progress | None) -> None:
+        missing = [key for key in dict.fromkeys(keys) if key and key not in self._sentences]
+        index = self._index()
+        still = []
+        for key in missing:
+            if key in index:
+                self._keep(key, index[key])
+                self.counts["given"] += 1
+                if progress is not None:
+                    progress(1)
+            else:
+                still.append(key)
+        if still:
+            self._from_cache_or_stanza(still, progress)
+
+    def _keep(self, key: str, sentence: Sentence) -> None:
+        self._sentences[key] = sentence
+        self._parsed[key] = ParsedSentence.from_model(sentence)
+
+    def _index(self) -> dict[str, Sentence]:
+        if self._given_index is None:
+            index: dict[str, Sentence] = {}
+            for path in self.given:
+                for sentence in read_conllu(path, self.language):
+                    index.setdefault(text_key(sentence.text), sentence)
+                    index.setdefault(text_key(" ".join(sentence.forms)), sentence)
+            self._given_index = index
+        return self._given_index
+
+    def _from_cache_or_stanza(self, keys: list[str], progress: Progress | None) -> None:
+        pipeline = self.pipeline_id()
+        folder = None if self.cache_dir is None else self.cache_dir / "annotations" / self.language / pipeline
+        to_parse = []
+        for key in keys:
+            cached = _read_cached(folder, key)
+            if cached is not None:
+                self._keep(key, cached)
+                self.counts["cached"] += 1
+                if progress is not None:
+                    progress(1)
+            else:
+                to_parse.append(key)
+        if not to_parse:
+            return
+        parsed = self._stanza().parse(to_parse, self.language)  # type: ignore[attr-defined]
+        for key, sentence in zip(to_parse, parsed, strict=True):
+            self._keep(key, sentence)
+            if folder is not None:
+                _write_cached(folder, key, sentence)
+            if progress is not None:
+                progress(1)
+        self.counts["parsed"] += len(to_parse)
+
+    def _stanza(self) -> object:
+        if self._parser is None:
+            from checkpoints.extract.parse import StanzaParser
+
+            self._parser = StanzaParser(self.language, model_dir=self.stanza_dir, ner=self.ner,
+                                        constituency=True if self.constituency else None)
+        return self._parser
+
+    def pipeline_id(self) -> str:
+        """What the cache keys parses by besides the text: stanza's version, the language, the layers
+        asked for and the SHA-256 of every model file the pipeline may load (first 16 hex digits)."""
+        return _pipeline_id(self.language, self.stanza_dir, self.ner, self.constituency)
+
+    def signature_fields(self) -> dict[str, str]:
+        """``parse:given`` when every text came from given CoNLL-U, else stanza's version and the pipeline id."""
+        if self.counts["cached"] + self.counts["parsed"] == 0:
+            return {"parse": "given"}
+        return {"parse": f"stanza-{metadata.version('stanza')}", "pipeline": self.pipeline_id()}
+
+
+@functools.cache
+def _pipeline_id(language: str, stanza_dir: str | None, ner: bool, constituency: bool) -> str:
+    digest = hashlib.sha256(f"{metadata.version('stanza')}\t{language}\tner={ner}\tconstituency={constituency}\n".encode())
+    for path in sorted(_model_files(language, stanza_dir)):
+        digest.update(f"{path.name}\t{_file_hash(path)}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def _model_files(language: str, stanza_dir: str | None) -> Iterable[Path]:
+    """The files a pipeline for ``language`` may load from ``stanza_dir`` (trained or downloaded)."""
+    from checkpoints.extract.trained_models import find_trained_models
+
+    if stanza_dir is not None:
+        trained = find_trained_models(stanza_dir, language)
+        if trained is not None:
+            return [path for path in trained.directory.iterdir() if path.suffix in (".pt", ".json")]
+    from stanza.resources.common import DEFAULT_MODEL_DIR
+
+    root = Path(stanza_dir or DEFAULT_MODEL_DIR)
+    files = [root / "resources.json"] if (root / "resources.json").is_file() else []
+    return files + sorted(path for path in (root / language).rglob("*") if path.is_file())
+
+
+@functools.cache
+def _file_hash(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _cache_path(folder: Path, key: str) -> Path:
+    name = hashlib.sha256(key.encode("utf-8")).hexdigest()
+    return folder / name[:2] / f"{name}.conllu"
+
+
+def _read_cached(folder: Path | None, key: str) -> Sentence | None:
+    if folder is None:
+        return None
+    path = _cache_path(folder, key)
+    if not path.is_file():
+        return None
+    sentences = parse_conllu_string(path.read_text(encoding="utf-8"), name=str(path))
+    if len(sentences) != 1 or text_key(sentences[0].text) != key:  # a damaged or colliding entry: parse again
+        return None
+    return sentences[0]
+
+
+def _write_cached(folder: Path, key: str, sentence: Sentence) -> None:
+    path = _cache_path(folder, key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    block = sentence.to_conllu()
+    if not block.startswith("# text =") and "# text =" not in block:
+        block = f"# text = {key}\n" + block
+    write_atomic(path, block)

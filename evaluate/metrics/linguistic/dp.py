@@ -1,0 +1,111 @@
+"""DP — dependency parsing: words by category, relation and depth, and head-word chains (Asiya ``IQ::Scoring::DP``, spec §3).
+
+Asiya read MINIPAR's trees; here the UD tree stanza gives: a word's category
+is its UPOS, its relation its full deprel (``nsubj:pass``), the root word's
+relation ``root``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from checkpoints.errors import UsageError
+from checkpoints.evaluate.metrics.linguistic.elements import ParsedSentence, bags_of
+from checkpoints.evaluate.metrics.linguistic.identifiers import Identifier
+from checkpoints.evaluate.metrics.linguistic.overlap import Bags, Pair, hits_total, ratio, typed
+
+MAX_LEVEL = 9
+"""``DP-Ol(l)`` for levels 1..9; deeper words count in every level above them."""
+MAX_CHAIN = 4
+"""HWCM's longest chain (Asiya's ``DMAX``)."""
+
+Measure = Callable[[ParsedSentence, ParsedSentence], Pair]
+
+
+def category_bags(sentence: ParsedSentence) -> Bags:
+    """UPOS → lower-cased forms."""
+    return sentence._cached("dp-categories", lambda: bags_of((word.upos, word.form.lower()) for word in sentence.words))
+
+
+def relation_bags(sentence: ParsedSentence) -> Bags:
+    """Relation → the forms of the subtree of every word with that relation (a word counts once per
+    ancestor-or-self with the relation)."""
+    return sentence._cached("dp-relations", lambda: bags_of(
+        (word.deprel, sentence.word(index).form.lower()) for word in sentence.words for index in sentence.subtree(word.index)))
+
+
+def level_bags(sentence: ParsedSentence) -> Bags:
+    """Level l (1..9, as text) → the forms of every word at depth l or deeper."""
+    return sentence._cached("dp-levels", lambda: bags_of(
+        (str(level), word.form.lower()) for word in sentence.words
+        for level in range(1, min(sentence.levels.get(word.index, 1), MAX_LEVEL) + 1)))
+
+
+def chain_bags(sentence: ParsedSentence, label: str) -> dict[int, Counter[str]]:
+    """Length (1..4) → the head-word chains of that length, labelled by term (``w``), category (``c``)
+    or relation (``r``) and joined with ``_``.
+
+    A chain is a sequence of words each a proper descendant — not necessarily
+    a child — of the one before: Asiya builds them by prepending a word to
+    every chain of its whole subtree.
+    """
+    def build() -> dict[int, Counter[str]]:
+        name = {
+            "w": lambda index: sentence.word(index).form.lower(),
+            "c": lambda index: sentence.word(index).upos.lower(),
+            "r": lambda index: sentence.word(index).deprel.lower(),
+        }[label]
+        chains: dict[int, list[list[tuple[str, ...]]]] = {}
+        bags: dict[int, Counter[str]] = {length: Counter() for length in range(1, MAX_CHAIN + 1)}
+        for index in sorted(sentence.levels, key=lambda i: -sentence.levels[i]):  # descendants first
+            below = [d for d in sentence.subtree(index) if d != index]
+            own = (name(index),)
+            by_length = [[own]]
+            for length in range(2, MAX_CHAIN + 1):
+                by_length.append([own + chain for d in below for chain in chains[d][length - 2]])
+            chains[index] = by_length
+            for length, found in enumerate(by_length, start=1):
+                bags[length].update("_".join(chain) for chain in found)
+        return bags
+    return sentence._cached(f"dp-chains-{label}", build)
+
+
+def hwcm(candidate: ParsedSentence, reference: ParsedSentence, label: str, length: int, *, cumulative: bool) -> Pair:
+    """``DP-HWCM_x-k`` (Σ hits / Σ totals over lengths ≤ k) or ``DP-HWCMi_x-k`` (length k alone)."""
+    c, r = chain_bags(candidate, label), chain_bags(reference, label)
+    if not c[1] or not r[1]:
+        return 0.0, 0.0
+    lengths = range(1, length + 1) if cumulative else (length,)
+    hits = total = 0
+    for k in lengths:
+        h, t = hits_total(c[k], r[k])
+        hits, total = hits + h, total + t
+    return ratio(hits, total), 1.0
+
+
+def macro(candidate: Bags, reference: Bags) -> Pair:
+    """``DP-X(*)``: Σ over the types present on either side of the type's O, with as weight the number
+    of such types, so a system's value is the mean over all (segment, type) pairs."""
+    kinds = set(candidate) | set(reference)
+    empty: Counter[str] = Counter()
+    return sum(ratio(*hits_total(candidate.get(k, empty), reference.get(k, empty))) for k in kinds), float(len(kinds))
+
+
+def dp_measure(identifier: Identifier) -> Measure:
+    measure, kind = identifier.measure, identifier.kind
+    if kind is not None and measure in ("Oc", "Or", "Ol"):
+        bags = {"Oc": category_bags, "Or": relation_bags, "Ol": level_bags}[measure]
+        if kind == "*":
+            return lambda candidate, reference: macro(bags(candidate), bags(reference))
+        if measure == "Ol" and not (kind.isdigit() and 1 <= int(kind) <= MAX_LEVEL):
+            raise UsageError(f"{identifier}: DP-Ol takes a level from 1 to {MAX_LEVEL}, or *")
+        return lambda candidate, reference: typed(bags(candidate), bags(reference), kind)
+    for prefix, cumulative, shortest in (("HWCM_", True, 1), ("HWCMi_", False, 2)):
+        if measure.startswith(prefix) and kind is None:
+            label, dash, length = measure[len(prefix):].partition("-")
+            if label in ("w", "c", "r") and dash and length.isdigit() and shortest <= int(length) <= MAX_CHAIN:
+                size = int(length)
+                return lambda candidate, reference: hwcm(candidate, reference, label, size, cumulative=cumulative)
+    raise UsageError(f"{identifier}: unknown DP metric (DP-HWCM_{{w,c,r}}-{{1..4}}, DP-HWCMi_{{w,c,r}}-{{2..4}}, "
+                     "DP-Oc(*|UPOS), DP-Or(*|deprel), DP-Ol(*|1..9))")

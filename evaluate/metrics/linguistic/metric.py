@@ -1,0 +1,122 @@
+"""The linguistic families as metrics of the registry: ``checkpoints metrics -m SP-Op(*),DP-HWCM_r-4``.
+
+Statistics are ``[num, weight]`` per segment (:mod:`.overlap`), so system and
+document scores are ``Σ num / Σ weight`` and resampling works as for every
+other metric. Parses come from the run's :class:`.annotations.Annotator`
+(shared through the run's cache by every linguistic metric that needs the
+same layers), configured by ``MetricOptions.extra``: ``parsed`` (CoNLL-U
+files, joined with the path separator), ``stanza-dir``, ``annotation-cache``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from checkpoints.errors import ModelNotAvailable, UsageError
+from checkpoints.evaluate.metrics.base import Aggregation, Metric, MetricOptions, check_corpus
+from checkpoints.evaluate.metrics.linguistic.annotations import Annotator
+from checkpoints.evaluate.metrics.linguistic.cp import cp_measure
+from checkpoints.evaluate.metrics.linguistic.dp import dp_measure
+from checkpoints.evaluate.metrics.linguistic.elements import ParsedSentence
+from checkpoints.evaluate.metrics.linguistic.identifiers import Identifier
+from checkpoints.evaluate.metrics.linguistic.ne import ne_measure
+from checkpoints.evaluate.metrics.linguistic.overlap import Pair, best_of
+from checkpoints.evaluate.metrics.linguistic.sp import sp_measure
+
+Measure = Callable[[ParsedSentence, ParsedSentence], Pair]
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    build: Callable[[Identifier, str | None], Measure]
+    ner: bool = False
+    constituency: bool = False
+    what: str = ""
+
+
+FAMILIES = {
+    "SP": Family(sp_measure, what="shallow parsing (lemmas by part of speech and by chunk)"),
+    "DP": Family(lambda identifier, _language: dp_measure(identifier), what="dependency parsing"),
+    "CP": Family(cp_measure, constituency=True, what="constituency parsing"),
+    "NE": Family(lambda identifier, _language: ne_measure(identifier), ner=True, what="named entities"),
+}
+
+EXTRA_KEYS = ("parsed", "stanza-dir", "annotation-cache")
+
+
+class LinguisticMetric(Metric):
+    """One identifier of SP, DP, CP or NE."""
+
+    aggregation = Aggregation.CORPUS
+
+    def __init__(self, name: str, options: MetricOptions | None = None) -> None:
+        super().__init__(options)
+        identifier = Identifier.parse(name)
+        family = FAMILIES.get(identifier.family)
+        if family is None:
+            raise UsageError(f"unknown metric {name!r} (see `checkpoints metrics --list`)")
+        self.name = str(identifier)
+        self.family = family
+        self.measure = family.build(identifier, self.options.language)
+        self.description = f"{family.what}: {identifier.measure}" + (f" of {identifier.kind}" if identifier.kind else "")
+
+    @property
+    def n_stats(self) -> int:
+        return 2
+
+    def score(self, stats: np.ndarray) -> np.ndarray:
+        stats = np.asarray(stats, dtype=np.float64)
+        num, weight = stats[..., 0], stats[..., 1]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(weight > 0, num / np.where(weight > 0, weight, 1.0), 0.0)
+
+    def segment_stats(self, hypothesis: str, references: Sequence[str], source: str | None = None) -> np.ndarray:
+        return self.corpus_stats([hypothesis], [[reference] for reference in references])[0]
+
+    def corpus_stats(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], sources: Sequence[str] | None = None
+    ) -> np.ndarray:
+        check_corpus(hypotheses, references)
+        annotator = self.annotator()
+        try:
+            candidates = annotator.annotate(hypotheses)
+            reference_sets = [annotator.annotate(reference_set) for reference_set in references]
+        except ModelNotAvailable as error:
+            raise ModelNotAvailable(f"{self.name}: {error} (or give the parses as CoNLL-U with --parsed)") from None
+        self._check_layers(annotator, [*candidates, *(s for reference_set in reference_sets for s in reference_set)])
+        rows = np.empty((len(candidates), 2))
+        for index, candidate in enumerate(candidates):
+            rows[index] = best_of(self.measure(candidate, reference_set[index]) for reference_set in reference_sets)
+        return rows
+
+    def annotator(self) -> Annotator:
+        """The run's annotator for this target language and these layers (one per run and layer set)."""
+        extra = self.options.extra
+        language = self.options.target_language(self.name)
+        given = tuple(Path(path) for path in extra.get("parsed", "").split(os.pathsep) if path)
+        cache = extra.get("annotation-cache")
+        key = ("annotator", language, given, extra.get("stanza-dir"), cache, self.family.ner, self.family.constituency)
+        return self.cache.get(key, lambda: Annotator(
+            language, given=given, stanza_dir=extra.get("stanza-dir"), cache_dir=Path(cache) if cache else None,
+            ner=self.family.ner, constituency=self.family.constituency))
+
+    def _check_layers(self, annotator: Annotator, sentences: Sequence[ParsedSentence]) -> None:
+        if self.family.constituency and any(s.words and s.tree is None for s in sentences):
+            raise ModelNotAvailable(
+                f"{self.name}: needs constituency trees; the parses of {annotator.language} have none "
+                "(give CoNLL-U with '# constituency =' comments via --parsed, or stanza models with a constituency parser)")
+        if self.family.ner and any(s.words and not s.has_ner for s in sentences):
+            raise ModelNotAvailable(
+                f"{self.name}: needs named entities; the parses of {annotator.language} have none "
+                "(give CoNLL-U with ner= in MISC via --parsed, or stanza models with an NER model)")
+
+    def signature_extras(self) -> dict[str, str]:
+        fields = {"tok": "stanza", "case": "lc"}
+        annotator = self.annotator()
+        fields.update(annotator.signature_fields())
+        return fields
