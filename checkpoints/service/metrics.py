@@ -33,6 +33,7 @@ from checkpoints.evaluate.metrics.base import Metric, MetricOptions
 from checkpoints.evaluate.metrics.bleu_nist import BREVITY_PENALTIES, NIST_INFO
 from checkpoints.evaluate.metrics.combination import canonical_name
 from checkpoints.evaluate.metrics.linguistic.annotations import default_cache_dir
+from checkpoints.evaluate.metrics.linguistic.metric import esa_corpus_key
 from checkpoints.evaluate.metrics.registry import entry, metric_names
 from checkpoints.gcpause import bulk_work
 from checkpoints.io.testsets import InputFormat, load_testbed
@@ -84,6 +85,8 @@ class MetricsRequest:
     """Models that parse the texts no ``parsed`` file holds."""
     annotation_cache: Path | None = None
     """Where parses are kept between runs (None: the user's cache folder)."""
+    esa_corpora: dict[str, Path] = field(default_factory=dict)
+    """Language → the ESA concept corpus of ``ESA-<language>``."""
     brevity_penalty: str = "closest"
     nist_info: str = "mteval"
     """NIST's information weights: mteval-v13a's (its "0" quirk included) or ``intended``."""
@@ -116,6 +119,8 @@ class MetricsRequest:
         if self.stanza_dir is not None:
             extra["stanza-dir"] = self.stanza_dir
         extra["annotation-cache"] = str(self.annotation_cache or default_cache_dir())
+        for language, path in self.esa_corpora.items():
+            extra[esa_corpus_key(language)] = str(path)
         return extra
 
 

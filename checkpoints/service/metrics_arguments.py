@@ -21,6 +21,7 @@ from checkpoints.evaluate.defaults import (
 from checkpoints.evaluate.metric_runner import SignificanceRequest
 from checkpoints.evaluate.metrics.base import Granularity, parse_granularity
 from checkpoints.evaluate.metrics.combination import split_metric_list
+from checkpoints.evaluate.metrics.linguistic.metric import esa_corpus_key
 from checkpoints.evaluate.metrics.registry import entry
 from checkpoints.evaluate.resample import Method, ResampleSpec
 from checkpoints.evaluate.significance import Correction
@@ -66,6 +67,8 @@ class MetricsArguments:
     parsed: list[Path] = field(default_factory=list)
     stanza_dir: str | None = None
     annotation_cache: Path | None = None
+    esa_corpora: list[str] = field(default_factory=list)
+    """``L=PATH``: the concept corpus of ``ESA-L``."""
     brevity_penalty: str = "closest"
     nist_info: str = "mteval"
     db: str | None = None
@@ -91,11 +94,14 @@ class MetricsArguments:
             raise UsageError("--suite NAME chooses a suite of --db DB: give --db")
         if not explicit and not self.metric_set and store is None:
             raise UsageError("no metric requested: give -m NAMES or --metric-set SET (see --list)")
-        files = {"paraphrase-table": self.paraphrase_table, "function-words": self.function_words}
+        corpora = self.esa_corpus_paths()
+        files: dict[str, object] = {"paraphrase-table": self.paraphrase_table, "function-words": self.function_words,
+                                    **{esa_corpus_key(language): path for language, path in corpora.items()}}
         for name in explicit:
             for key in entry(name).requires:
                 if files.get(key) is None:
-                    raise UsageError(f"{name} needs --{key} FILE")
+                    language = key.partition(":")[2]
+                    raise UsageError(f"{name} needs --esa-corpus {language}=PATH" if language else f"{name} needs --{key} FILE")
         significance = self.significance_request()
         if not self.references:
             raise UsageError("at least one --reference FILE is required")
@@ -108,7 +114,18 @@ class MetricsArguments:
             significance=significance, paraphrase_table=self.paraphrase_table, function_words=self.function_words,
             brevity_penalty=self.brevity_penalty, nist_info=self.nist_info, suite=store, suite_name=suite_name,
             parsed=list(self.parsed), stanza_dir=self.stanza_dir, annotation_cache=self.annotation_cache,
+            esa_corpora=corpora,
         )
+
+    def esa_corpus_paths(self) -> dict[str, Path]:
+        """``--esa-corpus L=PATH`` values by language."""
+        corpora: dict[str, Path] = {}
+        for value in self.esa_corpora:
+            language, sep, path = value.partition("=")
+            if not sep or not language or not path:
+                raise UsageError(f"--esa-corpus {value!r}: expected LANG=PATH (a folder of text files or a CoNLL-U file)")
+            corpora[language] = Path(path)
+        return corpora
 
     def significance_request(self) -> SignificanceRequest | None:
         """The significance test asked for (None without --baseline or --all-pairs), options checked."""

@@ -1,4 +1,4 @@
-"""Asiya's linguistic metric families over stanza annotations: SP, DP, CP and NE.
+"""Asiya's linguistic metric families over stanza annotations: SP, DP, CP, NE, SR and ESA.
 
 Each family turns a pair of annotated sentences (candidate, reference) into
 ``(num, weight)`` (:mod:`.overlap`); :mod:`.metric` makes every identifier a
@@ -13,7 +13,11 @@ by :func:`resolve_metric`.
 from __future__ import annotations
 
 from checkpoints.evaluate.metrics.linguistic.identifiers import Identifier
-from checkpoints.evaluate.metrics.linguistic.metric import FAMILIES, LinguisticMetric
+from checkpoints.evaluate.metrics.linguistic.metric import (
+    FAMILIES,
+    LinguisticMetric,
+    esa_corpus_key,
+)
 from checkpoints.evaluate.metrics.registry import MetricEntry
 
 LISTED = (
@@ -23,6 +27,8 @@ LISTED = (
     "DP-Oc(*)", "DP-Or(*)", "DP-Ol(*)",
     *(f"CP-STM-{n}" for n in range(1, 10)), *(f"CP-STMi-{n}" for n in range(2, 10)), "CP-Op(*)", "CP-Oc(*)",
     "NE-Oe(*)", "NE-Oe(**)", "NE-Me(*)",
+    "SR-Or(*)", "SR-Mr(*)", "SR-Orv(*)", "SR-Mrv(*)", "SR-Or", "SR-Orv", "SR-Ov", "SR-Nv", "SR-Ol",
+    "SR-Pr(*)", "SR-Rr(*)", "SR-Fr(*)", "SR-MPr(*)", "SR-MRr(*)", "SR-MFr(*)",
 )
 
 
@@ -34,7 +40,9 @@ def _entry(name: str) -> MetricEntry:
     def build(options):  # type: ignore[no-untyped-def]
         return LinguisticMetric(name, options)
 
-    return MetricEntry(example.description, build, sets=("linguistic", family.lower()), language=True)
+    requires = (esa_corpus_key(example.corpus_language),) if family == "ESA" else ()
+    return MetricEntry(example.description, build, sets=("linguistic", family.lower()), language=True,
+                       requires=requires)
 
 
 def resolve_metric(name: str) -> MetricEntry | None:

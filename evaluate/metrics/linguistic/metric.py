@@ -1,4 +1,4 @@
-"""The linguistic families as metrics of the registry: ``checkpoints metrics -m SP-Op(*),DP-HWCM_r-4``.
+"""The linguistic families as metrics of the registry: ``checkpoints metrics -m SP-Op(*),DP-HWCM_r-4,SR-Or(*)``.
 
 Statistics are ``[num, weight]`` per segment (:mod:`.overlap`), so system and
 document scores are ``Σ num / Σ weight`` and resampling works as for every
@@ -23,10 +23,12 @@ from checkpoints.evaluate.metrics.linguistic.annotations import Annotator
 from checkpoints.evaluate.metrics.linguistic.cp import cp_measure
 from checkpoints.evaluate.metrics.linguistic.dp import dp_measure
 from checkpoints.evaluate.metrics.linguistic.elements import ParsedSentence
+from checkpoints.evaluate.metrics.linguistic.esa import ConceptSpace, read_concept_corpus
 from checkpoints.evaluate.metrics.linguistic.identifiers import Identifier
 from checkpoints.evaluate.metrics.linguistic.ne import ne_measure
 from checkpoints.evaluate.metrics.linguistic.overlap import Pair, best_of
 from checkpoints.evaluate.metrics.linguistic.sp import sp_measure
+from checkpoints.evaluate.metrics.linguistic.sr import ROLES_VERSION, sr_measure
 
 Measure = Callable[[ParsedSentence, ParsedSentence], Pair]
 
@@ -44,13 +46,25 @@ FAMILIES = {
     "DP": Family(lambda identifier, _language: dp_measure(identifier), what="dependency parsing"),
     "CP": Family(cp_measure, constituency=True, what="constituency parsing"),
     "NE": Family(lambda identifier, _language: ne_measure(identifier), ner=True, what="named entities"),
+    "SR": Family(sr_measure, what="semantic roles from UD-derived proto-roles"),
+    "ESA": Family(lambda identifier, _language: _unbuilt(identifier), what="explicit semantic analysis"),
 }
+
+
+def _unbuilt(identifier: Identifier) -> Measure:
+    """ESA's measure needs the run's concept corpus: :class:`LinguisticMetric` builds it."""
+    raise AssertionError(f"{identifier} is built with its concept corpus")
+
+
+def esa_corpus_key(language: str) -> str:
+    """The ``MetricOptions.extra`` key of the concept corpus of ``ESA-<language>``."""
+    return f"esa-corpus:{language}"
 
 EXTRA_KEYS = ("parsed", "stanza-dir", "annotation-cache")
 
 
 class LinguisticMetric(Metric):
-    """One identifier of SP, DP, CP or NE."""
+    """One identifier of SP, DP, CP, NE, SR or ESA."""
 
     aggregation = Aggregation.CORPUS
 
@@ -62,8 +76,16 @@ class LinguisticMetric(Metric):
             raise UsageError(f"unknown metric {name!r} (see `checkpoints metrics --list`)")
         self.name = str(identifier)
         self.family = family
-        self.measure = family.build(identifier, self.options.language)
-        self.description = f"{family.what}: {identifier.measure}" + (f" of {identifier.kind}" if identifier.kind else "")
+        if identifier.family == "ESA":
+            if identifier.kind is not None or not identifier.measure.isalpha():
+                raise UsageError(f"{name}: ESA takes the concept corpus's language, e.g. ESA-en (and --esa-corpus en=PATH)")
+            self.corpus_language = identifier.measure
+            self.measure = self._esa
+            self.description = (f"explicit semantic analysis: cosine of TF-IDF concept vectors over the "
+                                f"{identifier.measure} concept corpus (--esa-corpus)")
+        else:
+            self.measure = family.build(identifier, self.options.language)
+            self.description = f"{family.what}: {identifier.measure}" + (f" of {identifier.kind}" if identifier.kind else "")
 
     @property
     def n_stats(self) -> int:
@@ -94,6 +116,18 @@ class LinguisticMetric(Metric):
             rows[index] = best_of(self.measure(candidate, reference_set[index]) for reference_set in reference_sets)
         return rows
 
+    def _esa(self, candidate: ParsedSentence, reference: ParsedSentence) -> Pair:
+        space = self._concept_space()
+        return space.similarity([w.form for w in candidate.words], [w.form for w in reference.words]), 1.0
+
+    def _concept_space(self) -> ConceptSpace:
+        key = esa_corpus_key(self.corpus_language)
+        path = self.options.extra.get(key)
+        if not path:
+            raise UsageError(f"{self.name} needs --esa-corpus {self.corpus_language}=PATH (a folder of text files, "
+                             "one concept each, or CoNLL-U with # newdoc id)")
+        return self.cache.get(("esa", path), lambda: ConceptSpace.from_documents(read_concept_corpus(Path(path))))
+
     def annotator(self) -> Annotator:
         """The run's annotator for this target language and these layers (one per run and layer set)."""
         extra = self.options.extra
@@ -117,6 +151,10 @@ class LinguisticMetric(Metric):
 
     def signature_extras(self) -> dict[str, str]:
         fields = {"tok": "stanza", "case": "lc"}
+        if self.family.build is sr_measure:
+            fields["roles"] = ROLES_VERSION
+        if hasattr(self, "corpus_language"):
+            fields["concepts"] = Path(self.options.extra.get(esa_corpus_key(self.corpus_language), "none")).name
         annotator = self.annotator()
         fields.update(annotator.signature_fields())
         return fields

@@ -1,0 +1,154 @@
+"""The linguistic metrics from the command line: given parses, stanza parses, the annotation cache, `annotate`.
+
+Given parses are the spec's fixture (``tests/data/linguistic``); stanza parses
+come from the tiny English models trained offline (``tests/data/models/en-tiny``),
+which have no NER and no constituency parser: exactly the missing-layer case.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from checkpoints.evaluate.metrics.linguistic.annotations import Annotator
+
+DATA = Path(__file__).parent.parent / "data"
+FIXTURE = DATA / "linguistic" / "linguistic_fixture.conllu"
+TINY = DATA / "models" / "en-tiny"
+CANDIDATES = ["The dog chased the cat .", "Yesterday John bought a car .", "The man living here speaks French ."]
+REFERENCES = ["The cat was chased by the dog .", "John did not buy a new car yesterday .",
+              "The man who lives here can speak French ."]
+SECOND = ["The cat was chased by the dog .", "John bought a car yesterday .", "The man who lives here can speak French ."]
+
+
+@pytest.fixture
+def texts(tmp_path: Path) -> dict[str, Path]:
+    files = {"cand": CANDIDATES, "ref": REFERENCES, "ref2": SECOND}
+    for name, lines in files.items():
+        (tmp_path / f"{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return {name: tmp_path / f"{name}.txt" for name in files}
+
+
+def csv_system_scores(out: str) -> dict[str, float]:
+    """``metric -> score`` of the sys-level rows of ``metrics -f csv``."""
+    rows = [line.split(",") for line in out.splitlines()[1:]]
+    return {row[4]: float(row[5]) for row in rows if row[0] == "sys"}
+
+
+def test_given_parses_give_the_spec_system_scores(run_cli, texts: dict[str, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Spec §10.3, system column."""
+    code, out, err = run_cli("metrics", "-r", texts["ref"], "-s", f"C={texts['cand']}", "--parsed", FIXTURE,
+                             "-m", "SP-Op(*),DP-HWCM_w-2,DP-Oc(*),CP-STM-9,NE-Oe(**),SP-Op(NN)", "--tgt-lang", "en",
+                             "--annotation-cache", tmp_path / "cache", "-f", "csv")
+    assert code == 0, err
+    assert csv_system_scores(out) == pytest.approx({
+        "SP-Op(*)": 0.503367, "DP-HWCM_w-2": 0.391448, "DP-Oc(*)": 0.590909, "CP-STM-9": 0.352561,
+        "NE-Oe(**)": 0.568182, "SP-Op(NN)": 1.0}, abs=1e-6)
+    assert not (tmp_path / "cache").exists()  # every text was given: nothing parsed, nothing cached
+
+
+def test_several_references_and_the_signature(run_cli, texts: dict[str, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Spec §10.4: seg2 keeps the better of r2 and r2b (SP-Oc(*) 0.667 / 1.0; DP-Oc(*) 0.5 / 1.0)."""
+    code, out, err = run_cli("metrics", "-r", texts["ref"], "-r", texts["ref2"], "-s", f"C={texts['cand']}",
+                             "--parsed", FIXTURE, "-m", "SP-Oc(*),DP-Oc(*)", "--tgt-lang", "en", "-g", "seg", "-f", "json",
+                             "--annotation-cache", tmp_path / "cache")
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["scores"]["C"]["SP-Oc(*)"] == pytest.approx([0.75, 1.0, 0.777778], abs=1e-6)
+    assert document["scores"]["C"]["DP-Oc(*)"] == pytest.approx([0.666667, 1.0, 0.625], abs=1e-6)
+    assert document["signature"]["DP-Oc(*)"].startswith("nrefs:2|metric:DP-Oc(*)|agg:corpus|tok:stanza|case:lc|parse:given|")
+
+
+def test_stanza_parses_once_then_reads_the_cache(texts: dict[str, Path], tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first = Annotator("en", stanza_dir=str(TINY), cache_dir=cache)
+    parsed = first.annotate([*CANDIDATES, "", "  The dog chased   the cat .  "])
+    assert first.counts == {"given": 0, "cached": 0, "parsed": 3}
+    assert parsed[3].words == () and parsed[4] is parsed[0]  # empty line: no words; whitespace does not matter
+    assert len(list(cache.rglob("*.conllu"))) == 3
+    again = Annotator("en", stanza_dir=str(TINY), cache_dir=cache)
+    assert [p.words for p in again.annotate(CANDIDATES)] == [p.words for p in parsed[:3]]
+    assert again.counts == {"given": 0, "cached": 3, "parsed": 0}
+    assert again.pipeline_id() == first.pipeline_id() and len(first.pipeline_id()) == 16
+
+
+def test_a_given_parse_is_found_by_its_words_too(tmp_path: Path) -> None:
+    annotator = Annotator("en", given=[FIXTURE], cache_dir=tmp_path)
+    (parsed,) = annotator.annotate(["The dog chased the cat ."])
+    assert [word.form for word in parsed.words][:2] == ["The", "dog"] and parsed.tree is not None and parsed.has_ner
+    assert annotator.counts == {"given": 1, "cached": 0, "parsed": 0}
+
+
+def test_annotate_writes_conllu_and_fills_the_cache(run_cli, texts: dict[str, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    cache, output = tmp_path / "cache", tmp_path / "out.conllu"
+    code, _out, err = run_cli("annotate", "--lang", "en", "--stanza-dir", TINY, "--annotation-cache", cache,
+                              texts["cand"], texts["ref"], "-o", output)
+    assert code == 0, err
+    assert "6 lines: 0 texts from --parsed, 0 from the cache, 6 parsed now" in " ".join(err.split())
+    assert output.read_text(encoding="utf-8").count("# text = ") == 6
+    code, _out, err = run_cli("annotate", "--lang", "en", "--stanza-dir", TINY, "--annotation-cache", cache, texts["cand"])
+    assert code == 0 and "3 lines: 0 texts from --parsed, 3 from the cache, 0 parsed now" in " ".join(err.split())
+    # the written CoNLL-U serves as --parsed: the same DP scores as from the cache
+    scores = []
+    for extra in (["--parsed", output], ["--stanza-dir", TINY]):
+        code, out, err = run_cli("metrics", "-r", texts["ref"], "-s", f"C={texts['cand']}", "-m", "DP-HWCM_r-4",
+                                 "--tgt-lang", "en", "--annotation-cache", cache, "-f", "csv", *extra)
+        assert code == 0, err
+        scores.append(csv_system_scores(out)["DP-HWCM_r-4"])
+    assert scores[0] == scores[1]
+
+
+@pytest.mark.parametrize(
+    ("metric", "extra", "message"),
+    [
+        ("CP-STM-4", ["--stanza-dir", str(TINY)], "CP-STM-4: "),
+        ("NE-Oe(*)", ["--stanza-dir", str(TINY)], "NE-Oe(*): "),
+        ("SP-Ox(*)", [], "SP-Ox(*): unknown SP metric"),
+        ("DP-Ol(12)", [], "DP-Ol(12): DP-Ol takes a level from 1 to 9, or *"),
+    ],
+)
+def test_missing_layers_and_bad_names_are_one_line(  # type: ignore[no-untyped-def]
+    run_cli, texts: dict[str, Path], tmp_path: Path, metric: str, extra: list[str], message: str
+) -> None:
+    code, out, err = run_cli("metrics", "-r", texts["ref"], "-s", f"C={texts['cand']}", "-m", metric, "--tgt-lang", "en",
+                             "--annotation-cache", tmp_path / "cache", *extra)
+    assert code in (1, 2) and out == ""
+    assert err.startswith(f"checkpoints: error: {message}") and err.count("\n") == 1
+
+
+def test_given_conllu_without_ner_is_refused_for_ne(run_cli, texts: dict[str, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    plain = tmp_path / "plain.conllu"
+    plain.write_text(FIXTURE.read_text(encoding="utf-8").replace("\tner=O", "\t_").replace("\tner=S-PERSON", "\t_")
+                     .replace("\tner=S-DATE", "\t_").replace("\tner=S-LANGUAGE", "\t_"), encoding="utf-8")
+    code, _out, err = run_cli("metrics", "-r", texts["ref"], "-s", f"C={texts['cand']}", "-m", "NE-Oe(*)",
+                              "--tgt-lang", "en", "--parsed", plain, "--annotation-cache", tmp_path / "cache")
+    assert code == 1
+    assert err.startswith("checkpoints: error: NE-Oe(*): needs named entities; the parses of en have none")
+
+
+def test_the_list_names_the_linguistic_families(run_cli) -> None:  # type: ignore[no-untyped-def]
+    code, out, _err = run_cli("metrics", "--list")
+    assert code == 0
+    names = [line.split()[0] for line in out.splitlines()]
+    assert {"SP-Op(*)", "SP-Oc(*)", "DP-HWCM_r-4", "DP-Or(*)", "CP-STM-9", "CP-Oc(*)", "NE-Oe(**)", "NE-Me(*)"} <= set(names)
+
+
+def test_semantic_roles_and_esa_from_the_command_line(run_cli, texts: dict[str, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """SR (spec §10.3) and ESA (§10.5's corpus: segments 1.0, 0.993213, 1.0, system their mean)."""
+    concepts = tmp_path / "concepts"
+    concepts.mkdir()
+    for number, text in enumerate(["cats and dogs are pets . a cat chases a dog .", "the dog barks at the cat .",
+                                   "cars and trucks drive on roads .", "a new car costs money ."]):
+        (concepts / f"{number}.txt").write_text(text, encoding="utf-8")
+    code, out, err = run_cli("metrics", "-r", texts["ref"], "-s", f"C={texts['cand']}", "--parsed", FIXTURE,
+                             "-m", "SR-Or(*),SR-Fr(*),SR-Nv,ESA-en", "--esa-corpus", f"en={concepts}", "--tgt-lang", "en",
+                             "--annotation-cache", tmp_path / "cache", "-f", "csv")
+    assert code == 0, err
+    assert csv_system_scores(out) == pytest.approx(
+        {"SR-Or(*)": 0.683333, "SR-Fr(*)": 0.851852, "SR-Nv": 1.0, "ESA-en": (1.0 + 0.993213 + 1.0) / 3}, abs=1e-6)
+    assert "roles:ud-proto-1" in out and "concepts:concepts" in out
+    code, _out, err = run_cli("metrics", "-r", texts["ref"], "-s", f"C={texts['cand']}", "--parsed", FIXTURE,
+                              "-m", "ESA-en", "--tgt-lang", "en")
+    assert code == 2 and err == "checkpoints: error: ESA-en needs --esa-corpus en=PATH\n"
