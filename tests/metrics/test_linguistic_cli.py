@@ -152,3 +152,37 @@ def test_semantic_roles_and_esa_from_the_command_line(run_cli, texts: dict[str, 
     code, _out, err = run_cli("metrics", "-r", texts["ref"], "-s", f"C={texts['cand']}", "--parsed", FIXTURE,
                               "-m", "ESA-en", "--tgt-lang", "en")
     assert code == 2 and err == "checkpoints: error: ESA-en needs --esa-corpus en=PATH\n"
+
+
+@pytest.mark.parametrize(
+    ("kind", "cumulative", "individual", "segments"),
+    [
+        ("p", [1.920370, 2.259315, 2.420366, 2.420366, 2.420366], [0.338945, 0.161051, 0, 0], [3.185931, 1.730011, 2.402270]),
+        ("l", [2.773958, 2.970239, 2.970239, 2.970239, 2.970239], [0.196281, 0, 0, 0], [3.204065, 2.218140, 3.456985]),
+        ("iob", [1.608290, 2.212786, 2.416010, 2.416010, 2.416010], [0.604496, 0.203224, 0, 0], [3.285753, 1.407979, 2.717831]),
+        ("c", [1.719715, 2.850054, 3.283766, 3.283766, 3.283766], [1.130339, 0.433711, 0, 0], [2.135686, 3.556310, 3.590532]),
+    ],
+)
+def test_sp_nist_vectors(run_cli, texts: dict[str, Path], tmp_path: Path, kind: str, cumulative: list,  # type: ignore[no-untyped-def]
+                         individual: list, segments: list) -> None:
+    """Spec §10.3: mteval NIST over lemma, tag, IOB and chunk sequences (system NIST-1..5, NISTi-2..5, segment NIST-5)."""
+    names = [f"SP-{kind}NIST-{n}" for n in range(1, 6)] + [f"SP-{kind}NISTi-{n}" for n in range(2, 6)]
+    code, out, err = run_cli("metrics", "-r", texts["ref"], "-s", f"C={texts['cand']}", "--parsed", FIXTURE,
+                             "-m", ",".join([*names, f"SP-{kind}NIST"]), "--tgt-lang", "en", "-f", "csv", "-g", "all",
+                             "--annotation-cache", tmp_path / "cache")
+    assert code == 0, err
+    scores = csv_system_scores(out)
+    assert [scores[name] for name in names] == pytest.approx([*cumulative, *individual], abs=1e-6)
+    rows = [line.split(",") for line in out.splitlines()[1:]]
+    assert [float(row[5]) for row in rows if row[0] == "seg" and row[4] == f"SP-{kind}NIST"] == pytest.approx(segments, abs=1e-6)
+
+
+def test_sr_robust_variants_from_the_command_line(run_cli, texts: dict[str, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Every fixture segment has roles on both sides: _b is the base measure, _i its mean with Ol."""
+    code, out, err = run_cli("metrics", "-r", texts["ref"], "-s", f"C={texts['cand']}", "--parsed", FIXTURE,
+                             "-m", "SR-Or(*),SR-Or(*)_b,SR-Or(*)_i,Ol", "--tgt-lang", "en", "-g", "seg", "-f", "json",
+                             "--annotation-cache", tmp_path / "cache")
+    assert code == 0, err
+    scores = json.loads(out)["scores"]["C"]
+    assert scores["SR-Or(*)_b"] == pytest.approx(scores["SR-Or(*)"])
+    assert scores["SR-Or(*)_i"] == pytest.approx([(x + ol) / 2 for x, ol in zip(scores["SR-Or(*)"], scores["Ol"], strict=True)])

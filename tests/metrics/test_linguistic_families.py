@@ -301,3 +301,27 @@ def test_esa_concept_corpus_files(tmp_path: Path) -> None:
     for path, message in ((empty, "no files"), (tmp_path / "none", "no such file or folder")):
         with pytest.raises(InputError, match=message):
             read_concept_corpus(path)
+
+
+def test_sr_robustness_arithmetic() -> None:
+    """§10.4: x = [0.8, 0.6, not OK], Ol = [0.7, 0.5, 0.4] → avg 0.7; _b [0.8, 0.6, 0.28], system 0.7,
+    a document holding all three 0.7; _i [0.75, 0.55, 0.2], system 0.65."""
+    from checkpoints.evaluate.metrics.linguistic.sr_robust import robust_rows, robust_score
+
+    base = [(0.8, 1.0), (0.6, 1.0), (0.0, 0.0)]
+    backoff = robust_rows(base, [0.7, 0.5, 0.4], "b")
+    assert robust_score(backoff) == pytest.approx([0.8, 0.6, 0.28])
+    assert robust_score(backoff.sum(axis=0)) == pytest.approx(0.7)
+    interpolated = robust_rows(base, [0.7, 0.5, 0.4], "i")
+    assert robust_score(interpolated) == pytest.approx([0.75, 0.55, 0.2])
+    assert robust_score(interpolated.sum(axis=0)) == pytest.approx(0.65)
+    assert robust_score(robust_rows([(0.0, 0.0)], [0.4], "b")) == pytest.approx([0.0])  # no OK segment: avg 0
+
+
+def test_robust_suffixes_parse() -> None:
+    assert Identifier.parse("SR-Or(*)_b") == Identifier("SR", "Or", "*", "b")
+    assert str(Identifier.parse("SR-Orv_i")) == "SR-Orv_i"
+    from checkpoints.evaluate.metrics.linguistic.metric import LinguisticMetric
+
+    with pytest.raises(UsageError, match=r"^SR-Nv_b: _b and _i go with"):
+        LinguisticMetric("SR-Nv_b")

@@ -18,6 +18,7 @@ from checkpoints.evaluate.metrics.linguistic.metric import (
     LinguisticMetric,
     esa_corpus_key,
 )
+from checkpoints.evaluate.metrics.linguistic.sp_nist import SpNist
 from checkpoints.evaluate.metrics.registry import MetricEntry
 
 LISTED = (
@@ -29,18 +30,21 @@ LISTED = (
     "NE-Oe(*)", "NE-Oe(**)", "NE-Me(*)",
     "SR-Or(*)", "SR-Mr(*)", "SR-Orv(*)", "SR-Mrv(*)", "SR-Or", "SR-Orv", "SR-Ov", "SR-Nv", "SR-Ol",
     "SR-Pr(*)", "SR-Rr(*)", "SR-Fr(*)", "SR-MPr(*)", "SR-MRr(*)", "SR-MFr(*)",
+    *(f"SR-{measure}_{variant}" for measure in ("Or(*)", "Mr(*)", "Orv(*)", "Mrv(*)", "Or", "Orv") for variant in "bi"),
+    "SP-lNIST", "SP-pNIST", "SP-iobNIST", "SP-cNIST",
 )
 
 
 def _entry(name: str) -> MetricEntry:
     identifier = Identifier.parse(name)
     family = identifier.family
-    example = LinguisticMetric(name)  # checks the identifier now, not when the run starts
+    kind = SpNist if family == "SP" and "NIST" in identifier.measure else LinguisticMetric
+    example = kind(name)  # checks the identifier now, not when the run starts
 
     def build(options):  # type: ignore[no-untyped-def]
-        return LinguisticMetric(name, options)
+        return kind(name, options)
 
-    requires = (esa_corpus_key(example.corpus_language),) if family == "ESA" else ()
+    requires = (esa_corpus_key(example.corpus_language),) if isinstance(example, LinguisticMetric) and family == "ESA" else ()
     return MetricEntry(example.description, build, sets=("linguistic", family.lower()), language=True,
                        requires=requires)
 

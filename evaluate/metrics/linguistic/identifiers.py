@@ -15,9 +15,14 @@ class Identifier:
     measure: str
     kind: str | None = None
     """The text between the first ``(`` after the measure and the last ``)`` (so ``SP-Op(()`` has type ``(``)."""
+    robust: str | None = None
+    """SR's parse-failure variant: ``b`` (backoff) or ``i`` (interpolation), from a ``_b``/``_i`` suffix."""
 
     @classmethod
     def parse(cls, name: str) -> Identifier:
+        if name.startswith("SR-") and name[-2:] in ("_b", "_i"):
+            base = cls.parse(name[:-2])
+            return cls(base.family, base.measure, base.kind, name[-1])
         family, dash, rest = name.partition("-")
         if not dash or not rest:
             raise UsageError(f"{name}: not a linguistic metric name (FAMILY-Measure or FAMILY-Measure(type))")
@@ -30,4 +35,5 @@ class Identifier:
         return cls(family, rest)
 
     def __str__(self) -> str:
-        return f"{self.family}-{self.measure}" + (f"({self.kind})" if self.kind is not None else "")
+        typed = f"({self.kind})" if self.kind is not None else ""
+        return f"{self.family}-{self.measure}{typed}" + (f"_{self.robust}" if self.robust else "")

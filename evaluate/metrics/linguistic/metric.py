@@ -29,6 +29,8 @@ from checkpoints.evaluate.metrics.linguistic.ne import ne_measure
 from checkpoints.evaluate.metrics.linguistic.overlap import Pair, best_of
 from checkpoints.evaluate.metrics.linguistic.sp import sp_measure
 from checkpoints.evaluate.metrics.linguistic.sr import ROLES_VERSION, sr_measure
+from checkpoints.evaluate.metrics.linguistic.sr_robust import robust_rows, robust_score
+from checkpoints.evaluate.metrics.registry import get_metric
 
 Measure = Callable[[ParsedSentence, ParsedSentence], Pair]
 
@@ -61,6 +63,8 @@ def esa_corpus_key(language: str) -> str:
     return f"esa-corpus:{language}"
 
 EXTRA_KEYS = ("parsed", "stanza-dir", "annotation-cache")
+ROBUST = {("Or", "*"), ("Mr", "*"), ("Orv", "*"), ("Mrv", "*"), ("Or", None), ("Orv", None)}
+"""The SR measures with ``_b``/``_i`` variants."""
 
 
 class LinguisticMetric(Metric):
@@ -85,13 +89,18 @@ class LinguisticMetric(Metric):
                                 f"{identifier.measure} concept corpus (--esa-corpus)")
         else:
             self.measure = family.build(identifier, self.options.language)
+        self.robust = identifier.robust
+        if self.robust and (identifier.measure, identifier.kind) not in ROBUST:
+            raise UsageError(f"{name}: _b and _i go with SR-Or(*), SR-Mr(*), SR-Orv(*), SR-Mrv(*), SR-Or and SR-Orv")
             self.description = f"{family.what}: {identifier.measure}" + (f" of {identifier.kind}" if identifier.kind else "")
 
     @property
     def n_stats(self) -> int:
-        return 2
+        return 4 if self.robust else 2
 
     def score(self, stats: np.ndarray) -> np.ndarray:
+        if self.robust:
+            return robust_score(stats)
         stats = np.asarray(stats, dtype=np.float64)
         num, weight = stats[..., 0], stats[..., 1]
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -114,6 +123,10 @@ class LinguisticMetric(Metric):
         rows = np.empty((len(candidates), 2))
         for index, candidate in enumerate(candidates):
             rows[index] = best_of(self.measure(candidate, reference_set[index]) for reference_set in reference_sets)
+        if self.robust:
+            lexical = get_metric("Ol", self.options, self.cache)
+            ol = lexical.segment_scores(lexical.corpus_stats(hypotheses, references))
+            return robust_rows([(float(num), float(weight)) for num, weight in rows], list(ol), self.robust)
         return rows
 
     def _esa(self, candidate: ParsedSentence, reference: ParsedSentence) -> Pair:
@@ -129,15 +142,7 @@ class LinguisticMetric(Metric):
         return self.cache.get(("esa", path), lambda: ConceptSpace.from_documents(read_concept_corpus(Path(path))))
 
     def annotator(self) -> Annotator:
-        """The run's annotator for this target language and these layers (one per run and layer set)."""
-        extra = self.options.extra
-        language = self.options.target_language(self.name)
-        given = tuple(Path(path) for path in extra.get("parsed", "").split(os.pathsep) if path)
-        cache = extra.get("annotation-cache")
-        key = ("annotator", language, given, extra.get("stanza-dir"), cache, self.family.ner, self.family.constituency)
-        return self.cache.get(key, lambda: Annotator(
-            language, given=given, stanza_dir=extra.get("stanza-dir"), cache_dir=Path(cache) if cache else None,
-            ner=self.family.ner, constituency=self.family.constituency))
+        return shared_annotator(self, ner=self.family.ner, constituency=self.family.constituency)
 
     def _check_layers(self, annotator: Annotator, sentences: Sequence[ParsedSentence]) -> None:
         if self.family.constituency and any(s.words and s.tree is None for s in sentences):
@@ -158,3 +163,16 @@ class LinguisticMetric(Metric):
         annotator = self.annotator()
         fields.update(annotator.signature_fields())
         return fields
+
+
+def shared_annotator(metric: Metric, *, ner: bool, constituency: bool) -> Annotator:
+    """The run's annotator for the metric's target language and these layers: one per run and
+    layer set, shared through the run's cache by every linguistic metric."""
+    extra = metric.options.extra
+    language = metric.options.target_language(metric.name)
+    given = tuple(Path(path) for path in extra.get("parsed", "").split(os.pathsep) if path)
+    cache = extra.get("annotation-cache")
+    key = ("annotator", language, given, extra.get("stanza-dir"), cache, ner, constituency)
+    return metric.cache.get(key, lambda: Annotator(
+        language, given=given, stanza_dir=extra.get("stanza-dir"), cache_dir=Path(cache) if cache else None,
+        ner=ner, constituency=constituency))
