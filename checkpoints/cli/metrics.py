@@ -188,6 +188,7 @@ def metrics(
     ] = None,
     stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", metavar="DIR", help="Stanza models that parse the texts for the linguistic metrics (default: $CHECKPOINTS_STANZA_DIR, else stanza's).", show_default=False)] = None,
     annotation_cache: Annotated[Path | None, typer.Option("--annotation-cache", metavar="DIR", help="Where parses are kept between runs [default: $CHECKPOINTS_CACHE_DIR, else ~/.cache/checkpoints].", show_default=False)] = None,
+    ne_types: Annotated[str, typer.Option("--ne-types", metavar="asiya|native", help="NE types as Asiya names them (PER, LOC, ORG, MISC, DATE, NUM, ...) or as the tagger wrote them (PERSON, GPE, ...).")] = "asiya",
     esa_corpus: Annotated[
         list[str] | None,
         typer.Option("--esa-corpus", metavar="LANG=PATH", help="The concept corpus of ESA-LANG: a folder of text files (one concept each) or CoNLL-U with # newdoc id; repeatable.", show_default=False),
@@ -207,7 +208,7 @@ def metrics(
         all_pairs=all_pairs, samples=samples, seed=seed, alpha=alpha, correction=correction,
         paraphrase_table=paraphrase_table, function_words=function_words, brevity_penalty=brevity_penalty,
         nist_info=nist_info, db=db, suite=suite, suite_name=suite_name, parsed=list(parsed or []),
-        stanza_dir=stanza_dir, annotation_cache=annotation_cache, esa_corpora=list(esa_corpus or []),
+        stanza_dir=stanza_dir, annotation_cache=annotation_cache, esa_corpora=list(esa_corpus or []), ne_types=ne_types,
     )
     chosen_format = OutputFormat(check_choice("--format", output_format, [member.value for member in METRIC_FORMATS]))
     request = arguments.request()

@@ -87,6 +87,8 @@ class MetricsRequest:
     """Where parses are kept between runs (None: the user's cache folder)."""
     esa_corpora: dict[str, Path] = field(default_factory=dict)
     """Language → the ESA concept corpus of ``ESA-<language>``."""
+    ne_types: str = "asiya"
+    """NE types as Asiya names them (PER, LOC, ORG, MISC, ...) or as the tagger wrote them (``native``)."""
     brevity_penalty: str = "closest"
     nist_info: str = "mteval"
     """NIST's information weights: mteval-v13a's (its "0" quirk included) or ``intended``."""
@@ -119,6 +121,8 @@ class MetricsRequest:
         if self.stanza_dir is not None:
             extra["stanza-dir"] = self.stanza_dir
         extra["annotation-cache"] = str(self.annotation_cache or default_cache_dir())
+        if self.ne_types != "asiya":
+            extra["ne-types"] = self.ne_types
         for language, path in self.esa_corpora.items():
             extra[esa_corpus_key(language)] = str(path)
         return extra

@@ -67,6 +67,7 @@ class MetricsArguments:
     parsed: list[Path] = field(default_factory=list)
     stanza_dir: str | None = None
     annotation_cache: Path | None = None
+    ne_types: str = "asiya"
     esa_corpora: list[str] = field(default_factory=list)
     """``L=PATH``: the concept corpus of ``ESA-L``."""
     brevity_penalty: str = "closest"
@@ -88,6 +89,7 @@ class MetricsArguments:
             check_choice("--tokenize", self.tokenize, TOKENIZERS)
         check_choice("--brevity-penalty", self.brevity_penalty, ("closest", "shortest"))
         check_choice("--nist-info", self.nist_info, ("mteval", "intended"))
+        check_choice("--ne-types", self.ne_types, ("asiya", "native"))
         explicit = [name for value in self.metrics for name in split_metric_list(value)]
         store, suite_name = store_and_suite(self.db, self.suite, self.suite_name)
         if suite_name is not None and store is None:
@@ -114,7 +116,7 @@ class MetricsArguments:
             significance=significance, paraphrase_table=self.paraphrase_table, function_words=self.function_words,
             brevity_penalty=self.brevity_penalty, nist_info=self.nist_info, suite=store, suite_name=suite_name,
             parsed=list(self.parsed), stanza_dir=self.stanza_dir, annotation_cache=self.annotation_cache,
-            esa_corpora=corpora,
+            esa_corpora=corpora, ne_types=self.ne_types,
         )
 
     def esa_corpus_paths(self) -> dict[str, Path]:

@@ -186,3 +186,35 @@ def test_sr_robust_variants_from_the_command_line(run_cli, texts: dict[str, Path
     scores = json.loads(out)["scores"]["C"]
     assert scores["SR-Or(*)_b"] == pytest.approx(scores["SR-Or(*)"])
     assert scores["SR-Or(*)_i"] == pytest.approx([(x + ol) / 2 for x, ol in zip(scores["SR-Or(*)"], scores["Ol"], strict=True)])
+
+
+@pytest.mark.parametrize(
+    ("metric", "code", "message"),
+    [
+        ("DR-Or(*)", 1, "DR-Or(*): discourse-representation metrics need a DRS parser (C&C tools + Boxer in Asiya); "
+                        "none is available, and no faithful subset can be computed from stanza output: use SR-* or "
+                        "NE-* for semantic similarity"),
+        ("DPm-HWCM_w-2", 2, "DPm-HWCM_w-2: Asiya's MALT-parser variants are computed from stanza's dependency parse: "
+                            "use DP-HWCM_w-2"),
+        ("SR-Ora(*)", 2, "SR-Ora(*): the alignment-based SR measures are not part of Asiya 3.0's SR family"),
+    ],
+)
+def test_families_asiya_has_and_this_project_does_not(run_cli, texts: dict[str, Path], metric: str, code: int,  # type: ignore[no-untyped-def]
+                                                       message: str) -> None:
+    got, out, err = run_cli("metrics", "-r", texts["ref"], "-s", f"C={texts['cand']}", "-m", metric, "--tgt-lang", "en")
+    assert (got, out, err) == (code, "", f"checkpoints: error: {message}\n")
+
+
+def test_native_entity_types(run_cli, texts: dict[str, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Asiya's names map PERSON to PER; --ne-types native keeps the tagger's label."""
+    common = ["metrics", "-r", texts["ref"], "-s", f"C={texts['cand']}", "--parsed", FIXTURE, "--tgt-lang", "en",
+              "-m", "NE-Oe(PER),NE-Oe(PERSON)", "-f", "csv", "--annotation-cache", tmp_path / "cache"]
+    code, out, err = run_cli(*common)
+    assert code == 0, err
+    assert csv_system_scores(out) == {"NE-Oe(PER)": 1.0, "NE-Oe(PERSON)": 0.0}
+    code, out, err = run_cli(*common, "--ne-types", "native")
+    assert code == 0, err
+    assert csv_system_scores(out) == {"NE-Oe(PER)": 0.0, "NE-Oe(PERSON)": 1.0}
+    assert "|ne:native|" in out
+    code, _out, err = run_cli(*common, "--ne-types", "ontonotes")
+    assert code == 2 and err.startswith("checkpoints: error: --ne-types 'ontonotes'")

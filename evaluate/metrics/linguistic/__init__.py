@@ -12,6 +12,7 @@ by :func:`resolve_metric`.
 
 from __future__ import annotations
 
+from checkpoints.errors import ResourceNotAvailable, UsageError
 from checkpoints.evaluate.metrics.linguistic.identifiers import Identifier
 from checkpoints.evaluate.metrics.linguistic.metric import (
     FAMILIES,
@@ -50,8 +51,21 @@ def _entry(name: str) -> MetricEntry:
 
 
 def resolve_metric(name: str) -> MetricEntry | None:
-    """The entry of a typed identifier of SP, DP, CP or NE; None for a name of another family."""
-    if name.partition("-")[0] not in FAMILIES:
+    """The entry of a typed identifier of a linguistic family; None for a name of another family.
+
+    Asiya's DR family and its MALT-parser DP variants have no counterpart here,
+    and say so instead of being unknown names.
+    """
+    family = name.partition("-")[0]
+    if family in ("DR", "DRdoc"):
+        raise ResourceNotAvailable(
+            f"{name}: discourse-representation metrics need a DRS parser (C&C tools + Boxer in Asiya); none is "
+            "available, and no faithful subset can be computed from stanza output: use SR-* or NE-* for semantic "
+            "similarity")
+    if family == "DPm":
+        raise UsageError(f"{name}: Asiya's MALT-parser variants are computed from stanza's dependency parse: use "
+                         f"DP-{name.partition('-')[2]}")
+    if family not in FAMILIES:
         return None
     return _entry(name)
 

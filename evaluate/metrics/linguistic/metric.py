@@ -87,6 +87,10 @@ class LinguisticMetric(Metric):
             self.measure = self._esa
             self.description = (f"explicit semantic analysis: cosine of TF-IDF concept vectors over the "
                                 f"{identifier.measure} concept corpus (--esa-corpus)")
+        elif identifier.family == "NE":
+            self.native = self.options.extra.get("ne-types", "asiya") == "native"
+            self.measure = ne_measure(identifier, native=self.native)
+            self.description = f"{family.what}: {identifier.measure}" + (f" of {identifier.kind}" if identifier.kind else "")
         else:
             self.measure = family.build(identifier, self.options.language)
         self.robust = identifier.robust
@@ -158,6 +162,8 @@ class LinguisticMetric(Metric):
         fields = {"tok": "stanza", "case": "lc"}
         if self.family.build is sr_measure:
             fields["roles"] = ROLES_VERSION
+        if getattr(self, "native", False):
+            fields["ne"] = "native"
         if hasattr(self, "corpus_language"):
             fields["concepts"] = Path(self.options.extra.get(esa_corpus_key(self.corpus_language), "none")).name
         annotator = self.annotator()
