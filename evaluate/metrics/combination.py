@@ -82,6 +82,11 @@ _FORM = re.compile(r"^\s*([^\s(),]+)\s*\((.*)\)\s*$", re.DOTALL)
 def split_metric_list(value: str) -> list[str]:
     """``-m`` values: names separated by commas *outside* parentheses, so ``ULC(BLEU,chrF),-TER``
     is two names. Empty items (a trailing comma, as Asiya allows) are dropped."""
+    return [canonical_name(item) for item in _top_level_items(value) if item.strip()]
+
+
+def _top_level_items(value: str) -> list[str]:
+    """``value`` split at the commas outside parentheses (a typed name ``SP-Op(*)`` stays whole)."""
     items: list[str] = []
     depth, start = 0, 0
     for position, char in enumerate(value):
@@ -97,7 +102,7 @@ def split_metric_list(value: str) -> list[str]:
     if depth:
         raise UsageError(f"metric list {value.strip()!r}: '(' without ')'")
     items.append(value[start:])
-    return [canonical_name(item) for item in items if item.strip()]
+    return items
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +119,7 @@ def parse_combination(name: str) -> CombinationName | None:
     """``KIND(PART,...)``, or None for a plain metric name (``BLEU``, or a typed one: ``SP-Op(NN)``).
 
     Spaces around names are ignored; parts are named once each and do not
-    nest. Whether each part is a metric is the registry's to say
+    nest (a typed part such as ``SP-Op(*)`` is a name, not a combination). Whether each part is a metric is the registry's to say
     (:func:`checkpoints.evaluate.metrics.registry.entry`).
     """
     if "(" not in name and ")" not in name:
@@ -129,9 +134,9 @@ def parse_combination(name: str) -> CombinationName | None:
         folded = {combiner.lower(): combiner for combiner in COMBINERS}
         hint = f"did you mean {folded[kind.lower()]}?" if kind.lower() in folded else "choose ULC or QUEEN"
         raise UsageError(f"unknown metric combination {kind!r} ({hint})")
-    if "(" in inner or ")" in inner:
+    parts = tuple(part.strip() for part in _top_level_items(inner))
+    if any("(" in part and "-" not in part.split("(", 1)[0] for part in parts):
         raise UsageError(f"{kind}: combinations do not nest, name plain metrics in {name.strip()!r}")
-    parts = tuple(part.strip() for part in inner.split(","))
     if not any(parts):
         raise UsageError(f"{kind}() names no metric: give {kind}(NAME,...)")
     if not all(parts):

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 class MetricEntry:
     description: str
     factory: Callable[[MetricOptions], Metric]
-    sets: tuple[str, ...] = ("lexical",)
+    sets: tuple[str, ...] = ("lexical", "all")
     language: bool = False
     """The metric depends on the target language (stemmers, synonyms, tuned parameters), so
     callers must know it rather than assume one (``MetricOptions.language``)."""

@@ -228,7 +228,7 @@ def test_missing_file(capsys, test_only_metrics, files, tmp_path) -> None:
         (["--baseline", "A", "--samples", "0"], "--samples must be at least 1, not 0"),
         (["--baseline", "A", "--alpha", "1.5"], "--alpha must lie strictly between 0 and 1, not 1.5"),
         (["--include-refs"], "scoring the references needs at least two of them (each is scored against the others)"),
-        (["--metric-set", "syntactic"], "unknown metric set 'syntactic' (known: lexical)"),
+        (["--metric-set", "syntactic"], "unknown metric set 'syntactic' (known: all, lexical)"),
         (["--brevity-penalty", "longest"], "--brevity-penalty 'longest': choose closest or shortest"),
         (["--nist-info", "asiya"], "--nist-info 'asiya': choose mteval or intended"),
     ],

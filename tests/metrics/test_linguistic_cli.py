@@ -218,3 +218,54 @@ def test_native_entity_types(run_cli, texts: dict[str, Path], tmp_path: Path) ->
     assert "|ne:native|" in out
     code, _out, err = run_cli(*common, "--ne-types", "ontonotes")
     assert code == 2 and err.startswith("checkpoints: error: --ne-types 'ontonotes'")
+
+
+def test_a_changed_model_file_changes_the_pipeline(tmp_path: Path) -> None:
+    """The cache is keyed by the SHA-256 of every model file: a retrained model never reads old parses."""
+    import shutil
+
+    copy = tmp_path / "en-tiny"
+    shutil.copytree(TINY, copy)
+    before = Annotator("en", stanza_dir=str(copy)).pipeline_id()
+    assert before == Annotator("en", stanza_dir=str(copy), ner=False).pipeline_id()
+    scores = copy / "scores.json"
+    scores.write_text(scores.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    from checkpoints.evaluate.metrics.linguistic import annotations
+
+    annotations._pipeline_id.cache_clear()
+    annotations._file_hash.cache_clear()
+    assert Annotator("en", stanza_dir=str(copy)).pipeline_id() != before
+
+
+def test_the_trained_english_models_end_to_end(run_cli, texts: dict[str, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """models/en (trained offline on EWT) parses the raw sentences; a reference scored against itself is 1."""
+    models = Path(__file__).resolve().parents[2] / "models" / "en"
+    if not (models / "manifest.json").is_file():
+        pytest.skip("models/en is not in this checkout")
+    code, out, err = run_cli("metrics", "-r", texts["ref"], "-s", f"R={texts['ref']}", "-s", f"C={texts['cand']}",
+                             "-m", "SP-Op(*),DP-HWCM_r-4,SR-Or(*),SP-cNIST", "--tgt-lang", "en", "--stanza-dir", models,
+                             "--annotation-cache", tmp_path / "cache", "-f", "json")
+    assert code == 0, err
+    scores = json.loads(out)["scores"]
+    assert scores["R"]["SP-Op(*)"] == scores["R"]["DP-HWCM_r-4"] == scores["R"]["SR-Or(*)"] == 1.0
+    assert 0 < scores["C"]["DP-HWCM_r-4"] < 1 and 0 < scores["C"]["SR-Or(*)"] < 1
+    (parsed,) = Annotator("en", stanza_dir=str(models), cache_dir=tmp_path / "cache").annotate(["The dog chased the cat ."])
+    assert [(w.form, w.deprel) for w in parsed.words if w.form in ("dog", "chased")] == [("dog", "nsubj"), ("chased", "root")]
+
+
+def test_combinations_take_linguistic_parts(run_cli, texts: dict[str, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run_cli("metrics", "-r", texts["ref"], "-s", f"C={texts['cand']}", "-s", f"R={texts['ref']}",
+                             "--parsed", FIXTURE, "-m", "ULC(SP-Op(*),DP-HWCM_r-4,BLEU)", "--tgt-lang", "en", "-f", "json",
+                             "--annotation-cache", tmp_path / "cache")
+    assert code == 0, err
+    assert json.loads(out)["scores"]["R"]["ULC(SP-Op(*),DP-HWCM_r-4,BLEU)"] == pytest.approx(1.0)
+
+
+def test_metric_sets_by_family() -> None:
+    from checkpoints.evaluate.metrics.registry import metric_names
+
+    syntactic, semantic = metric_names("syntactic"), metric_names("semantic")
+    assert "SP-Op(*)" in syntactic and "CP-STM-9" in syntactic and "SR-Or(*)" not in syntactic
+    assert "SR-Or(*)" in semantic and "NE-Oe(**)" in semantic
+    assert set(metric_names("linguistic")) == set(syntactic) | set(semantic)
+    assert {"BLEU", "SP-Op(*)", "SR-Nv"} <= set(metric_names("all"))

@@ -36,6 +36,11 @@ LISTED = (
 )
 
 
+FAMILY_SETS = {"SP": "syntactic", "DP": "syntactic", "CP": "syntactic", "NE": "semantic", "SR": "semantic",
+               "ESA": "semantic"}
+"""Asiya's grouping of the families into metric sets (``--metric-set syntactic``)."""
+
+
 def _entry(name: str) -> MetricEntry:
     identifier = Identifier.parse(name)
     family = identifier.family
@@ -46,7 +51,7 @@ def _entry(name: str) -> MetricEntry:
         return kind(name, options)
 
     requires = (esa_corpus_key(example.corpus_language),) if isinstance(example, LinguisticMetric) and family == "ESA" else ()
-    return MetricEntry(example.description, build, sets=("linguistic", family.lower()), language=True,
+    return MetricEntry(example.description, build, sets=("linguistic", FAMILY_SETS[family], "all"), language=True,
                        requires=requires)
 
 
