@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from checkpoints.cli.common import check_choice, emit, track
+from checkpoints.cli.common import check_choice, emit, stderr_console, track
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.defaults import (
     DEFAULT_ALPHA,
@@ -22,6 +22,7 @@ from checkpoints.evaluate.defaults import (
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
 )
+from checkpoints.evaluate.metrics.linguistic.annotations import PARSE_REPORT
 from checkpoints.io.files import check_writable
 from checkpoints.report.formats import METRIC_FORMATS, OutputFormat
 from checkpoints.report.metric_formats import render
@@ -214,10 +215,14 @@ def metrics(
     request = arguments.request()
     if output is not None:
         check_writable(output)
+    console = stderr_console()
+    token = PARSE_REPORT.set(lambda line: console.print(line, highlight=False))
     try:
         report = score_metrics(request, track=lambda items: track(items, "metrics"))
     except TargetLanguageNeeded as error:
         raise UsageError(_language_message(error)) from None
+    finally:
+        PARSE_REPORT.reset(token)
     for name, reason in report.skipped.items():
         sys.stderr.write(f"checkpoints: warning: {name} skipped: {' '.join(reason.split())}\n")
     emit(render(report, chosen_format, arguments.granularities()), output)

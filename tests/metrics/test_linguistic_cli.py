@@ -269,3 +269,14 @@ def test_metric_sets_by_family() -> None:
     assert "SR-Or(*)" in semantic and "NE-Oe(**)" in semantic
     assert set(metric_names("linguistic")) == set(syntactic) | set(semantic)
     assert {"BLEU", "SP-Op(*)", "SR-Nv"} <= set(metric_names("all"))
+
+
+def test_parsing_reports_its_rate(run_cli, texts: dict[str, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    common = ["metrics", "-r", texts["ref"], "-s", f"C={texts['cand']}", "-m", "SP-Op(*)", "--tgt-lang", "en",
+              "--stanza-dir", TINY, "--annotation-cache", tmp_path / "cache"]
+    code, _out, err = run_cli(*common)
+    assert code == 0, err
+    lines = [line for line in err.splitlines() if line.startswith("parsing en with stanza: 3/3 texts, ")]
+    assert len(lines) == 2 and all(line.endswith(" sentences/s") for line in lines)  # outputs, then references
+    code, _out, err = run_cli(*common)
+    assert code == 0 and "parsing" not in err  # the second run reads the cache

@@ -24,7 +24,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence
+from contextvars import ContextVar
 from importlib import metadata
 from pathlib import Path
 
@@ -32,6 +34,12 @@ from checkpoints.evaluate.metrics.linguistic.elements import ParsedSentence
 from checkpoints.io.conllu import parse_conllu_string, read_conllu
 from checkpoints.io.files import write_atomic
 from checkpoints.model import Sentence
+
+PARSE_REPORT: ContextVar[Callable[[str], None] | None] = ContextVar("parse_report", default=None)
+"""Where a command wants one line per batch parsed (texts so far, sentences/s); metrics run inside
+the metric runner's own progress bar, so parsing reports lines rather than a second bar."""
+REPORT_BATCH = 256
+"""Texts parsed between two report lines."""
 
 CACHE_VARIABLE = "CHECKPOINTS_CACHE_DIR"
 """Environment variable naming the annotation cache when ``--annotation-cache`` is not given."""
@@ -145,7 +153,7 @@ class Annotator:
                 to_parse.append(key)
         if not to_parse:
             return
-        parsed = self._stanza().parse(to_parse, self.language)  # type: ignore[attr-defined]
+        parsed = self._parse(to_parse)
         for key, sentence in zip(to_parse, parsed, strict=True):
             self._keep(key, sentence)
             if folder is not None:
@@ -153,6 +161,20 @@ class Annotator:
             if progress is not None:
                 progress(1)
         self.counts["parsed"] += len(to_parse)
+
+    def _parse(self, texts: list[str]) -> list[Sentence]:
+        """stanza's parses of ``texts``, in batches, each reported with the rate so far (:data:`PARSE_REPORT`)."""
+        report = PARSE_REPORT.get()
+        parser = self._stanza()
+        started = time.perf_counter()
+        parsed: list[Sentence] = []
+        for start in range(0, len(texts), REPORT_BATCH):
+            parsed.extend(parser.parse(texts[start:start + REPORT_BATCH], self.language))  # type: ignore[attr-defined]
+            if report is not None:
+                seconds = time.perf_counter() - started
+                report(f"parsing {self.language} with stanza: {len(parsed):,}/{len(texts):,} texts, "
+                       f"{seconds:.1f} s, {len(parsed) / max(seconds, 1e-9):.1f} sentences/s")
+        return parsed
 
     def _stanza(self) -> object:
         if self._parser is None:

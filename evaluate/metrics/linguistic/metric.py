@@ -37,7 +37,9 @@ Measure = Callable[[ParsedSentence, ParsedSentence], Pair]
 
 @dataclass(frozen=True, slots=True)
 class Family:
-    build: Callable[[Identifier, str | None], Measure]
+    build: Callable[[Identifier, str | None], Measure] | None
+    """The segment measure of an identifier and target language; None where the measure needs the
+    run's options (NE's type names, ESA's concept corpus) and :class:`LinguisticMetric` builds it."""
     ner: bool = False
     constituency: bool = False
     what: str = ""
@@ -47,22 +49,16 @@ FAMILIES = {
     "SP": Family(sp_measure, what="shallow parsing (lemmas by part of speech and by chunk)"),
     "DP": Family(lambda identifier, _language: dp_measure(identifier), what="dependency parsing"),
     "CP": Family(cp_measure, constituency=True, what="constituency parsing"),
-    "NE": Family(lambda identifier, _language: ne_measure(identifier), ner=True, what="named entities"),
+    "NE": Family(None, ner=True, what="named entities"),
     "SR": Family(sr_measure, what="semantic roles from UD-derived proto-roles"),
-    "ESA": Family(lambda identifier, _language: _unbuilt(identifier), what="explicit semantic analysis"),
+    "ESA": Family(None, what="explicit semantic analysis"),
 }
-
-
-def _unbuilt(identifier: Identifier) -> Measure:
-    """ESA's measure needs the run's concept corpus: :class:`LinguisticMetric` builds it."""
-    raise AssertionError(f"{identifier} is built with its concept corpus")
 
 
 def esa_corpus_key(language: str) -> str:
     """The ``MetricOptions.extra`` key of the concept corpus of ``ESA-<language>``."""
     return f"esa-corpus:{language}"
 
-EXTRA_KEYS = ("parsed", "stanza-dir", "annotation-cache")
 ROBUST = {("Or", "*"), ("Mr", "*"), ("Orv", "*"), ("Mrv", "*"), ("Or", None), ("Orv", None)}
 """The SR measures with ``_b``/``_i`` variants."""
 
@@ -92,6 +88,7 @@ class LinguisticMetric(Metric):
             self.measure = ne_measure(identifier, native=self.native)
             self.description = f"{family.what}: {identifier.measure}" + (f" of {identifier.kind}" if identifier.kind else "")
         else:
+            assert family.build is not None
             self.measure = family.build(identifier, self.options.language)
         self.robust = identifier.robust
         if self.robust and (identifier.measure, identifier.kind) not in ROBUST:
