@@ -24,14 +24,42 @@ Prints, per language pair:
    next to the compact copy, or under ``--mqm-dir``) and
    ``checkpoints.evaluate.meta`` is installed: the system-level Pearson and
    Kendall (tau-b) of every metric with MQM (system MQM = mean of its rated
-   segments' scores).
+   segments' scores);
+5. with ``--linguistic``: the linguistic metrics as a user runs them, each a
+   whole command in a subprocess (``python -m checkpoints``), timed by the
+   wall clock, on the target side (German for en-de, English for zh-en;
+   ``ref.txt`` and every system):
+
+   a. ``checkpoints annotate --lang L ref.txt sys/*.txt --stanza-dir
+      models/L --annotation-cache DIR`` into an empty cache: sentences/s
+      annotated (distinct texts parsed / seconds of the whole command, model
+      loading included);
+   b. ``checkpoints metrics -r ref.txt -s NAME=FILE ... --tgt-lang L
+      --metric-set linguistic --stanza-dir models/L --annotation-cache DIR
+      -f json -o FILE`` with that cache filled: a cache hit, nothing parsed
+      (were a metric of the set to make the command fail rather than be
+      skipped, the same command with ``-m`` and the set's metrics that run
+      here, each of the others named with its reason);
+   c. the same command with ``--metric-set lexical`` (no parsing at all);
+
+   b and c ``--repeat`` times each, alternating; the fastest of each, and the
+   ratio b / c against the 2.0 target. DIR is a new temporary folder, removed
+   afterwards, unless ``--annotation-cache`` names one (to keep the parses
+   for ``benchmarks/meta.py --linguistic``; a: only a cold parse when DIR
+   holds none of these texts yet, which the line says).
+
+    python benchmarks/metrics.py --linguistic --annotation-cache /tmp/ted-annotations
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
+import re
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -51,10 +79,15 @@ from checkpoints.io.lines import read_lines
 from checkpoints.io.testsets import SetKind, Testbed, read_raw
 from checkpoints.tokenizers import default_tokenizer
 
-TED = Path(__file__).resolve().parent.parent / "tests" / "data" / "metrics" / "ted"
+ROOT = Path(__file__).resolve().parent.parent
+TED = ROOT / "tests" / "data" / "metrics" / "ted"
 INFIX = {"en-de": "ende", "zh-en": "zhen"}
 TARGET_SECONDS = 30.0
 CORPUS_METRICS = ("BLEU", "chrF", "-TER")
+TARGET_RATIO = 2.0
+"""A cache-hit run of the linguistic set against the lexical set, both whole commands."""
+CHECKPOINTS = (sys.executable, "-m", "checkpoints")
+ANNOTATED = re.compile(r"(\d+) lines: (\d+) texts from --parsed, (\d+) from the cache, (\d+) parsed now")
 
 
 def load_pair(folder: Path) -> Testbed:
@@ -238,12 +271,118 @@ def correlations(scores: dict[str, dict[str, float]], mqm: dict[str, float]) -> 
         print(f"  {name:<22} {pearson:8.3f} {kendall:8.3f}")
 
 
+def run_timed(command: list[str]) -> tuple[float, subprocess.CompletedProcess[str]]:
+    """The command's wall-clock seconds and its outcome (stdout and stderr kept)."""
+    start = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    return time.perf_counter() - start, result
+
+
+def last_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def runnable_linguistic(target: str, stanza_dir: Path, cache: Path, hypothesis: str, reference: str) -> list[str]:
+    """The metrics of the linguistic set that run with these models (tried on one parsed segment, in
+    this process, untimed); one line for each that does not."""
+    extra = {"stanza-dir": str(stanza_dir), "annotation-cache": str(cache)}
+    options = MetricOptions(tokenize=default_tokenizer(target), language=target, extra=extra)
+    cache_of_run = MetricCache()
+    names = []
+    for name in metric_names("linguistic"):
+        try:
+            get_metric(name, options, cache_of_run).corpus_stats([hypothesis], [[reference]])
+        except CheckpointsError as error:
+            print(f"    skipped: {' '.join(str(error).split())}")
+            continue
+        names.append(name)
+    return names
+
+
+def linguistic_commands(folder: Path, pair: str, stanza_root: Path, cache_dir: Path | None, repeat: int) -> None:
+    """Annotation, a cache-hit linguistic run and a lexical run, each the whole command (module docstring, 5)."""
+    target = pair.split("-")[1]
+    stanza_dir = stanza_root / target
+    reference = folder / "ref.txt"
+    systems = sorted((folder / "sys").glob("*.txt"))
+    with tempfile.TemporaryDirectory(prefix="ted-annotations-") as scratch:
+        cache = cache_dir if cache_dir is not None else Path(scratch) / "annotations"
+        annotate = [*CHECKPOINTS, "annotate", "--lang", target, str(reference), *map(str, systems),
+                    "--stanza-dir", str(stanza_dir), "--annotation-cache", str(cache)]
+        seconds, result = run_timed(annotate)
+        if result.returncode != 0:
+            print(f"  (a) checkpoints annotate failed ({seconds:.1f} s): {last_line(result.stderr)}")
+            return
+        found = ANNOTATED.search(result.stderr)
+        if found is None:
+            print(f"  (a) checkpoints annotate: {seconds:.1f} s; no count line in its output: {last_line(result.stderr)}")
+            return
+        lines, given, cached, parsed = (int(group) for group in found.groups())
+        where = stanza_dir.relative_to(ROOT) if stanza_dir.is_relative_to(ROOT) else stanza_dir
+        print(f"  (a) checkpoints annotate --lang {target} ref.txt + {len(systems)} systems --stanza-dir {where}, "
+              f"empty cache:")
+        print(f"      {lines:,} lines, {given + cached + parsed:,} distinct texts, {parsed:,} parsed now: "
+              f"{seconds:.1f} s whole command = {parsed / seconds:.1f} sentences/s annotated "
+              f"({lines / seconds:.1f} lines/s)")
+        if cached or given:
+            print(f"      note: {cached:,} texts were already in the cache {cache}: not a cold parse")
+
+        def metrics_command(kind: str, *chosen: str) -> list[str]:
+            return [*CHECKPOINTS, "metrics", "-r", str(reference),
+                    *(part for path in systems for part in ("-s", f"{path.stem}={path}")), "--tgt-lang", target, *chosen,
+                    "-f", "json", "-o", str(Path(scratch) / f"{kind}.json")]
+
+        parsing = ("--stanza-dir", str(stanza_dir), "--annotation-cache", str(cache))
+        commands = {"linguistic": metrics_command("linguistic", "--metric-set", "linguistic", *parsing),
+                    "lexical": metrics_command("lexical", "--metric-set", "lexical")}
+        how = "--metric-set linguistic"
+        seconds, result = run_timed(commands["linguistic"])
+        if result.returncode != 0:
+            print(f"  (b) checkpoints metrics {how} failed ({seconds:.1f} s): {last_line(result.stderr)}")
+            first = next(line for line in reference.read_text(encoding="utf-8").splitlines() if line.strip())
+            names = runnable_linguistic(target, stanza_dir, cache, first, first)
+            commands["linguistic"] = metrics_command("linguistic", "-m", ",".join(names), *parsing)
+            how = f"-m <the {len(names)} metrics of the linguistic set that run here>"
+        times: dict[str, list[float]] = {kind: [] for kind in commands}
+        outcome: dict[str, subprocess.CompletedProcess[str]] = {}
+        for _ in range(repeat):
+            for kind, command in commands.items():
+                seconds, outcome[kind] = run_timed(command)
+                if outcome[kind].returncode != 0:
+                    print(f"  checkpoints metrics ({kind}) failed: {last_line(outcome[kind].stderr)}")
+                    return
+                times[kind].append(seconds)
+        counts = {}
+        for kind in commands:
+            written = json.loads((Path(scratch) / f"{kind}.json").read_text(encoding="utf-8"))
+            counts[kind] = f"{len(written['metrics'])} metrics scored, {len(written.get('skipped') or {})} skipped"
+        parse_lines = [line.strip() for line in outcome["linguistic"].stderr.splitlines() if "with stanza" in line]
+        hit = "cache hit, nothing parsed" if not parse_lines else f"NOT a cache hit: {parse_lines[-1]}"
+        print(f"  (b) checkpoints metrics {how}, {len(systems)} systems: "
+              f"{', '.join(f'{t:.1f}' for t in times['linguistic'])} s ({counts['linguistic']}; {hit})")
+        print(f"  (c) checkpoints metrics --metric-set lexical, same systems: "
+              f"{', '.join(f'{t:.1f}' for t in times['lexical'])} s ({counts['lexical']})")
+        best = {kind: min(values) for kind, values in times.items()}
+        ratio = best["linguistic"] / best["lexical"]
+        verdict = "met" if ratio <= TARGET_RATIO else "NOT met"
+        print(f"  cache-hit linguistic / lexical, fastest of {repeat} each: {best['linguistic']:.1f} s / "
+              f"{best['lexical']:.1f} s = {ratio:.2f} (target <= {TARGET_RATIO:.1f}: {verdict})")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", nargs="+", default=["en-de", "zh-en"], choices=sorted(INFIX))
     parser.add_argument("--data", type=Path, default=TED, help="folder with <pair>/ref.txt, sys/*.txt, ...")
     parser.add_argument("--samples", type=int, default=1000)
     parser.add_argument("--mqm-dir", type=Path, default=None, help="MQM release folder (<infix>/mqm_ted_<infix>.avg_seg_scores.tsv)")
+    parser.add_argument("--linguistic", action="store_true",
+                        help="also time annotation, a cache-hit linguistic run and a lexical run as whole commands")
+    parser.add_argument("--stanza-dir-root", type=Path, default=ROOT / "models",
+                        help="folder of stanza model directories, one per target language (default: the repo's models/)")
+    parser.add_argument("--annotation-cache", type=Path, default=None,
+                        help="annotation cache of --linguistic (default: a new temporary folder, removed afterwards)")
+    parser.add_argument("--repeat", type=int, default=2, help="runs of each --linguistic metrics command (the fastest counts)")
     args = parser.parse_args(argv)
 
     for pair in args.pairs:
@@ -268,11 +407,15 @@ def main(argv: list[str] | None = None) -> int:
         print("\n[4] correlation with MQM")
         if found is None:
             print(f"  skipped: no MQM segment scores (looked for {', '.join(str(p) for p in candidates)}; use --mqm-dir)")
-            continue
-        try:
-            correlations(scores, mqm_system_scores(found, testbed))
-        except ImportError as error:
-            print(f"  skipped: {error}")
+        else:
+            try:
+                correlations(scores, mqm_system_scores(found, testbed))
+            except ImportError as error:
+                print(f"  skipped: {error}")
+        if args.linguistic:
+            print("\n[5] linguistic metrics as whole commands")
+            cache = None if args.annotation_cache is None else args.annotation_cache.resolve()
+            linguistic_commands(folder.resolve(), pair, args.stanza_dir_root.resolve(), cache, args.repeat)
     return 0
 
 

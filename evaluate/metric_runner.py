@@ -151,10 +151,13 @@ def segment_statistics(metric: Metric, testbed: Testbed, include_refs: bool = Fa
 
     A reference is scored against all the other references (Asiya's
     ``-include_refs``), so it needs at least two. Metrics that read the source
-    get the first reference when no source was given (Asiya manual §3).
+    get None when no source was given: Asiya's manual (§3) gives them the
+    first reference instead, but a confidence measure of a translation against
+    another translation measures nothing it claims to (a source-language model,
+    a dictionary from the source language), so CE metrics ask for the source.
     """
     references = [reference.segments for reference in testbed.references]
-    sources = testbed.source.segments if testbed.source is not None else testbed.references[0].segments
+    sources = testbed.source.segments if testbed.source is not None else None
     result = {}
     for system in testbed.systems:
         try:

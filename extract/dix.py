@@ -73,7 +73,7 @@ def read_dix_dictionary(path: str | Path, source_lang: str, target_lang: str, co
             if pair is None:
                 continue
             left, right = _side_text(pair.find("l")), _side_text(pair.find("r"))
-        if not left or not right:
+        if not left or not right or "prpers" in (left, right):  # Apertium's personal-pronoun placeholder
             continue
         if restriction != "RL":
             left_to_right.append((left, right))

@@ -15,6 +15,21 @@ from typing import Annotated
 import typer
 
 from checkpoints.cli.common import check_choice, emit, stderr_console, track
+from checkpoints.cli.linguistic_options import (
+    AnnotationCache,
+    Dictionaries,
+    EsaCorpus,
+    LanguageModels,
+    LemCorpus,
+    LemParams,
+    LengthFactor,
+    NeTypes,
+    Parsed,
+    SourceLanguage,
+    StanzaDir,
+    Vocabularies,
+    linguistic_options,
+)
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.defaults import (
     DEFAULT_ALPHA,
@@ -108,7 +123,7 @@ def metrics(
             show_default=False,
         ),
     ] = None,
-    source: Annotated[Path | None, typer.Option("--source", metavar="FILE", help="Source segments (metrics that need a source use the first reference without it).")] = None,
+    source: Annotated[Path | None, typer.Option("--source", metavar="FILE", help="Source segments, one a line (the CE metrics compare each translation with its source).")] = None,
     metric: Annotated[
         list[str] | None,
         typer.Option(
@@ -183,17 +198,18 @@ def metrics(
         str | None, typer.Option("--suite", metavar="NAME", help="The suite in --db, when it holds several (--suite DB, the old spelling, still names the store).", show_default=False)
     ] = None,
     suite_name: Annotated[str | None, typer.Option("--suite-name", hidden=True)] = None,
-    parsed: Annotated[
-        list[Path] | None,
-        typer.Option("--parsed", metavar="FILE", help="CoNLL-U parses of the texts for SP, DP, CP and NE metrics (ner= in MISC, '# constituency =' comments); repeatable. Texts no file holds are parsed with --stanza-dir.", show_default=False),
-    ] = None,
-    stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", metavar="DIR", help="Stanza models that parse the texts for the linguistic metrics (default: $CHECKPOINTS_STANZA_DIR, else stanza's).", show_default=False)] = None,
-    annotation_cache: Annotated[Path | None, typer.Option("--annotation-cache", metavar="DIR", help="Where parses are kept between runs [default: $CHECKPOINTS_CACHE_DIR, else ~/.cache/checkpoints].", show_default=False)] = None,
-    ne_types: Annotated[str, typer.Option("--ne-types", metavar="asiya|native", help="NE types as Asiya names them (PER, LOC, ORG, MISC, DATE, NUM, ...) or as the tagger wrote them (PERSON, GPE, ...).")] = "asiya",
-    esa_corpus: Annotated[
-        list[str] | None,
-        typer.Option("--esa-corpus", metavar="LANG=PATH", help="The concept corpus of ESA-LANG: a folder of text files (one concept each) or CoNLL-U with # newdoc id; repeatable.", show_default=False),
-    ] = None,
+    parsed: Parsed = None,
+    stanza_dir: StanzaDir = None,
+    annotation_cache: AnnotationCache = None,
+    ne_types: NeTypes = "asiya",
+    esa_corpus: EsaCorpus = None,
+    src_lang: SourceLanguage = None,
+    lm: LanguageModels = None,
+    vocab: Vocabularies = None,
+    dictionary: Dictionaries = None,
+    ce_length_factor: LengthFactor = None,
+    lem_params: LemParams = None,
+    lem_corpus: LemCorpus = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the report here instead of stdout.")] = None,
     list_metrics: Annotated[bool, typer.Option("--list", help="List every metric with a one-line definition and exit.")] = False,
 ) -> None:
@@ -208,8 +224,9 @@ def metrics(
         target_lang=target_lang, include_refs=include_refs, baseline=baseline, significance=significance,
         all_pairs=all_pairs, samples=samples, seed=seed, alpha=alpha, correction=correction,
         paraphrase_table=paraphrase_table, function_words=function_words, brevity_penalty=brevity_penalty,
-        nist_info=nist_info, db=db, suite=suite, suite_name=suite_name, parsed=list(parsed or []),
-        stanza_dir=stanza_dir, annotation_cache=annotation_cache, esa_corpora=list(esa_corpus or []), ne_types=ne_types,
+        nist_info=nist_info, db=db, suite=suite, suite_name=suite_name,
+        linguistic=linguistic_options(parsed, stanza_dir, annotation_cache, ne_types, esa_corpus, src_lang, lm, vocab,
+                                      dictionary, ce_length_factor, lem_params, lem_corpus),
     )
     chosen_format = OutputFormat(check_choice("--format", output_format, [member.value for member in METRIC_FORMATS]))
     request = arguments.request()

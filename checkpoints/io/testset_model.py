@@ -114,6 +114,14 @@ class Testbed:
         return None
 
     @property
+    def source_language(self) -> str | None:
+        """The source language the files declare (``srclang`` of NIST sets, the WMT source's
+        ``lang``), as an ISO 639-1 code; None for raw text or without a source."""
+        if self.source is not None and self.source.language and self.source.language.strip():
+            return language_code(self.source.language)
+        return None
+
+    @property
     def reference_set_name(self) -> str:
         """Asiya's name for the reference set: the sorted reference names joined with ``_``."""
         return "_".join(sorted(reference.name for reference in self.references))

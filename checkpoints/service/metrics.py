@@ -22,7 +22,6 @@ defaults of ``evaluate``, so their system scores are ``evaluate``'s figures.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,12 +31,12 @@ from checkpoints.evaluate.metric_runner import MetricReport, SignificanceRequest
 from checkpoints.evaluate.metrics.base import Metric, MetricOptions
 from checkpoints.evaluate.metrics.bleu_nist import BREVITY_PENALTIES, NIST_INFO
 from checkpoints.evaluate.metrics.combination import canonical_name
-from checkpoints.evaluate.metrics.linguistic.annotations import default_cache_dir
-from checkpoints.evaluate.metrics.linguistic.metric import esa_corpus_key
+from checkpoints.evaluate.metrics.linguistic.keys import SOURCE_GIVEN, SOURCE_LANGUAGE
 from checkpoints.evaluate.metrics.registry import entry, metric_names
 from checkpoints.gcpause import bulk_work
-from checkpoints.io.testsets import InputFormat, load_testbed
+from checkpoints.io.testsets import InputFormat, Testbed, load_testbed
 from checkpoints.progress import Track
+from checkpoints.service.linguistic_options import LinguisticOptions
 from checkpoints.tokenizers import TOKENIZERS, default_tokenizer
 
 CASES = ("cs", "ci")
@@ -79,16 +78,8 @@ class MetricsRequest:
     significance: SignificanceRequest | None = None
     paraphrase_table: Path | None = None
     function_words: Path | None = None
-    parsed: list[Path] = field(default_factory=list)
-    """CoNLL-U parses of (some of) the texts, for the linguistic metrics (SP, DP, CP, NE)."""
-    stanza_dir: str | None = None
-    """Models that parse the texts no ``parsed`` file holds."""
-    annotation_cache: Path | None = None
-    """Where parses are kept between runs (None: the user's cache folder)."""
-    esa_corpora: dict[str, Path] = field(default_factory=dict)
-    """Language → the ESA concept corpus of ``ESA-<language>``."""
-    ne_types: str = "asiya"
-    """NE types as Asiya names them (PER, LOC, ORG, MISC, ...) or as the tagger wrote them (``native``)."""
+    linguistic: LinguisticOptions = field(default_factory=LinguisticOptions)
+    """Parses, models and resources of the linguistic and confidence metrics."""
     brevity_penalty: str = "closest"
     nist_info: str = "mteval"
     """NIST's information weights: mteval-v13a's (its "0" quirk included) or ``intended``."""
@@ -116,16 +107,22 @@ class MetricsRequest:
             extra["paraphrase-table"] = str(self.paraphrase_table)
         if self.function_words is not None:
             extra["function-words"] = str(self.function_words)
-        if self.parsed:
-            extra["parsed"] = os.pathsep.join(str(path) for path in self.parsed)
-        if self.stanza_dir is not None:
-            extra["stanza-dir"] = self.stanza_dir
-        extra["annotation-cache"] = str(self.annotation_cache or default_cache_dir())
-        if self.ne_types != "asiya":
-            extra["ne-types"] = self.ne_types
-        for language, path in self.esa_corpora.items():
-            extra[esa_corpus_key(language)] = str(path)
+        extra.update(self.linguistic.extra())
         return extra
+
+
+def with_source(extra: dict[str, str], testbed: Testbed) -> dict[str, str]:
+    """``extra`` saying whether the test set has a source, and with the source language the files
+    declare unless ``--src-lang`` gave one."""
+    return source_options(extra, has_source=testbed.source is not None, declared=testbed.source_language)
+
+
+def source_options(extra: dict[str, str], *, has_source: bool, declared: str | None = None) -> dict[str, str]:
+    """``extra`` with :data:`SOURCE_GIVEN` and the declared source language (``--src-lang`` wins)."""
+    found = {**extra, SOURCE_GIVEN: "given" if has_source else "none"}
+    if declared is not None and SOURCE_LANGUAGE not in extra:
+        found[SOURCE_LANGUAGE] = declared
+    return found
 
 
 def language_dependent(names: Sequence[str]) -> list[str]:
@@ -170,7 +167,7 @@ def score_metrics(request: MetricsRequest, track: Track[str] | None = None) -> M
         tokenize=metric_tokenizer(request.tokenize, language),
         case=request.case,
         language=language,
-        extra=request.extra(),
+        extra=with_source(request.extra(), testbed),
     )
     lc_metrics: dict[str, Metric] = {}
     if request.suite is not None:

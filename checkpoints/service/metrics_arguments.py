@@ -21,11 +21,11 @@ from checkpoints.evaluate.defaults import (
 from checkpoints.evaluate.metric_runner import SignificanceRequest
 from checkpoints.evaluate.metrics.base import Granularity, parse_granularity
 from checkpoints.evaluate.metrics.combination import split_metric_list
-from checkpoints.evaluate.metrics.linguistic.metric import esa_corpus_key
 from checkpoints.evaluate.metrics.registry import entry
 from checkpoints.evaluate.resample import Method, ResampleSpec
 from checkpoints.evaluate.significance import Correction
 from checkpoints.io.testsets import InputFormat
+from checkpoints.service.linguistic_options import LinguisticOptions
 from checkpoints.service.metrics import MetricsRequest
 from checkpoints.service.option_values import (
     check_at_least,
@@ -64,12 +64,7 @@ class MetricsArguments:
     correction: str = DEFAULT_CORRECTION
     paraphrase_table: Path | None = None
     function_words: Path | None = None
-    parsed: list[Path] = field(default_factory=list)
-    stanza_dir: str | None = None
-    annotation_cache: Path | None = None
-    ne_types: str = "asiya"
-    esa_corpora: list[str] = field(default_factory=list)
-    """``L=PATH``: the concept corpus of ``ESA-L``."""
+    linguistic: LinguisticOptions = field(default_factory=LinguisticOptions)
     brevity_penalty: str = "closest"
     nist_info: str = "mteval"
     db: str | None = None
@@ -89,16 +84,15 @@ class MetricsArguments:
             check_choice("--tokenize", self.tokenize, TOKENIZERS)
         check_choice("--brevity-penalty", self.brevity_penalty, ("closest", "shortest"))
         check_choice("--nist-info", self.nist_info, ("mteval", "intended"))
-        check_choice("--ne-types", self.ne_types, ("asiya", "native"))
+        linguistic_extra = self.linguistic.extra()
         explicit = [name for value in self.metrics for name in split_metric_list(value)]
         store, suite_name = store_and_suite(self.db, self.suite, self.suite_name)
         if suite_name is not None and store is None:
             raise UsageError("--suite NAME chooses a suite of --db DB: give --db")
         if not explicit and not self.metric_set and store is None:
             raise UsageError("no metric requested: give -m NAMES or --metric-set SET (see --list)")
-        corpora = self.esa_corpus_paths()
         files: dict[str, object] = {"paraphrase-table": self.paraphrase_table, "function-words": self.function_words,
-                                    **{esa_corpus_key(language): path for language, path in corpora.items()}}
+                                    **linguistic_extra}
         for name in explicit:
             for key in entry(name).requires:
                 if files.get(key) is None:
@@ -115,19 +109,8 @@ class MetricsArguments:
             tokenize=self.tokenize, case=self.case, target_lang=self.target_lang, include_refs=self.include_refs,
             significance=significance, paraphrase_table=self.paraphrase_table, function_words=self.function_words,
             brevity_penalty=self.brevity_penalty, nist_info=self.nist_info, suite=store, suite_name=suite_name,
-            parsed=list(self.parsed), stanza_dir=self.stanza_dir, annotation_cache=self.annotation_cache,
-            esa_corpora=corpora, ne_types=self.ne_types,
+            linguistic=self.linguistic,
         )
-
-    def esa_corpus_paths(self) -> dict[str, Path]:
-        """``--esa-corpus L=PATH`` values by language."""
-        corpora: dict[str, Path] = {}
-        for value in self.esa_corpora:
-            language, sep, path = value.partition("=")
-            if not sep or not language or not path:
-                raise UsageError(f"--esa-corpus {value!r}: expected LANG=PATH (a folder of text files or a CoNLL-U file)")
-            corpora[language] = Path(path)
-        return corpora
 
     def significance_request(self) -> SignificanceRequest | None:
         """The significance test asked for (None without --baseline or --all-pairs), options checked."""

@@ -169,9 +169,11 @@ def test_include_refs_needs_two_references() -> None:
         run_metrics(make_testbed(), ["P1"], include_refs=True)
 
 
-def test_first_reference_stands_in_for_a_missing_source() -> None:
+def test_a_missing_source_is_none_not_a_reference() -> None:
+    """Asiya gives source-reading metrics the first reference instead; a confidence measure of one
+    translation against another measures nothing it claims to, so metrics see that there is none."""
     without = run_metrics(make_testbed(references=(("R1", R1), ("R2", R2))), ["SRCLEN"])
-    assert without.scores["A"]["SRCLEN"].segments == (4.0, 2.0, 3.0)  # lengths of R1's segments
+    assert without.scores["A"]["SRCLEN"].segments == (0.0, 0.0, 0.0)
     given = run_metrics(make_testbed(source=("one", "one two", "one two three four five")), ["SRCLEN"])
     assert given.scores["A"]["SRCLEN"].segments == (1.0, 2.0, 5.0)
 

@@ -1,4 +1,4 @@
-"""Asiya's linguistic metric families over stanza annotations: SP, DP, CP, NE, SR and ESA.
+"""Asiya's linguistic metric families over stanza annotations: SP, DP, CP, NE, SR, ESA and CE.
 
 Each family turns a pair of annotated sentences (candidate, reference) into
 ``(num, weight)`` (:mod:`.overlap`); :mod:`.metric` makes every identifier a
@@ -13,12 +13,11 @@ by :func:`resolve_metric`.
 from __future__ import annotations
 
 from checkpoints.errors import ResourceNotAvailable, UsageError
+from checkpoints.evaluate.metrics.linguistic.ce_metric import CE_NAMES, ConfidenceMetric
+from checkpoints.evaluate.metrics.linguistic.ce_metric import describe as describe_ce
 from checkpoints.evaluate.metrics.linguistic.identifiers import Identifier
-from checkpoints.evaluate.metrics.linguistic.metric import (
-    FAMILIES,
-    LinguisticMetric,
-    esa_corpus_key,
-)
+from checkpoints.evaluate.metrics.linguistic.keys import esa_corpus_key
+from checkpoints.evaluate.metrics.linguistic.metric import FAMILIES, LinguisticMetric
 from checkpoints.evaluate.metrics.linguistic.sp_nist import SpNist
 from checkpoints.evaluate.metrics.registry import MetricEntry
 
@@ -32,7 +31,7 @@ LISTED = (
     "SR-Or(*)", "SR-Mr(*)", "SR-Orv(*)", "SR-Mrv(*)", "SR-Or", "SR-Orv", "SR-Ov", "SR-Nv", "SR-Ol",
     "SR-Pr(*)", "SR-Rr(*)", "SR-Fr(*)", "SR-MPr(*)", "SR-MRr(*)", "SR-MFr(*)",
     *(f"SR-{measure}_{variant}" for measure in ("Or(*)", "Mr(*)", "Orv(*)", "Mrv(*)", "Or", "Orv") for variant in "bi"),
-    "SP-lNIST", "SP-pNIST", "SP-iobNIST", "SP-cNIST",
+    "SP-lNIST", "SP-pNIST", "SP-iobNIST", "SP-cNIST", "ESA-xl",
 )
 
 
@@ -50,9 +49,19 @@ def _entry(name: str) -> MetricEntry:
     def build(options):  # type: ignore[no-untyped-def]
         return kind(name, options)
 
-    requires = (esa_corpus_key(example.corpus_language),) if isinstance(example, LinguisticMetric) and family == "ESA" else ()
+    requires = (esa_corpus_key(example.corpus_language),) if family == "ESA" and hasattr(example, "corpus_language") else ()
     return MetricEntry(example.description, build, sets=("linguistic", FAMILY_SETS[family], "all"), language=True,
                        requires=requires)
+
+
+def _ce_entry(name: str) -> MetricEntry:
+    """A CE metric's entry: what it needs (models, a dictionary) is checked when it is built with
+    the run's options, so a metric set leaves out the measures the user gave no resource for."""
+
+    def build(options):  # type: ignore[no-untyped-def]
+        return ConfidenceMetric(name, options)
+
+    return MetricEntry(describe_ce(name), build, sets=("ce", "all"), language=True)
 
 
 def resolve_metric(name: str) -> MetricEntry | None:
@@ -74,4 +83,4 @@ def resolve_metric(name: str) -> MetricEntry | None:
         return None
     return _entry(name)
 
-METRICS = {name: _entry(name) for name in LISTED}
+METRICS = {**{name: _entry(name) for name in LISTED}, **{name: _ce_entry(name) for name in CE_NAMES}}

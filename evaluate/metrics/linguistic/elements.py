@@ -86,6 +86,9 @@ class ParsedSentence:
     tree: Constituent | None = None
     has_ner: bool = False
     """Whether the parse carries NER tags (a sentence without entities has them, all ``O``)."""
+    surface: tuple[str, ...] | None = None
+    """The surface tokens where they differ from the words (a multi-word token such as Spanish
+    "del" is one token of two words); CE's lengths, symbols and language models count tokens."""
     _derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -99,13 +102,24 @@ class ParsedSentence:
             for index, token in enumerate(sentence.tokens, start=1)
         )
         tagged = any("ner=" in token.misc for token in sentence.tokens)
-        return cls(words, parse_tree(sentence.constituency) if sentence.constituency else None, tagged)
+        surface = None
+        if sentence.multiword:
+            starts = {mwt.first: mwt for mwt in sentence.multiword}
+            tokens: list[str] = []
+            index = 1
+            while index <= len(sentence.tokens):
+                mwt = starts.get(index)
+                tokens.append(mwt.form if mwt is not None else sentence.tokens[index - 1].form)
+                index = mwt.last + 1 if mwt is not None else index + 1
+            surface = tuple(tokens)
+        return cls(words, parse_tree(sentence.constituency) if sentence.constituency else None, tagged, surface)
 
     @classmethod
     def from_stanza(cls, sentence: Any) -> ParsedSentence:
         """From a stanza ``Sentence``; a token's NER tag applies to all its words."""
         words = []
         tagged = False
+        surface = tuple(token.text or "" for token in sentence.tokens)
         for token in sentence.tokens:
             tagged = tagged or getattr(token, "ner", None) is not None
             ner = getattr(token, "ner", None) or "O"
@@ -116,7 +130,8 @@ class ParsedSentence:
                     head=int(word.head or 0), deprel=(word.deprel or "dep").lower(), ner=ner,
                 ))
         tree = getattr(sentence, "constituency", None)
-        return cls(tuple(words), _constituent(tree) if tree is not None else None, tagged)
+        return cls(tuple(words), _constituent(tree) if tree is not None else None, tagged,
+                   surface if len(surface) != len(words) else None)
 
     def _cached(self, key: str, build: Any) -> Any:
         if key not in self._derived:
@@ -133,6 +148,11 @@ class ParsedSentence:
                 children.setdefault(word.head, []).append(word.index)
             return children
         return self._cached("children", build)
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        """The surface tokens: a multi-word token once, as written."""
+        return self.surface if self.surface is not None else tuple(word.form for word in self.words)
 
     def word(self, index: int) -> Word:
         return self.words[index - 1]

@@ -86,20 +86,56 @@ def _trivial(words: Sequence[str]) -> bool:
     return all(set(word) <= PUNCTUATION_ONLY for word in words)
 
 
+@dataclass(frozen=True)
+class CrossLingualSpace:
+    """Two concept spaces over aligned corpora (concept i is the same document in both
+    languages): a source and its translation are similar when they evoke the same concepts
+    (``ESA-xl``, the manual's ESA-2)."""
+
+    source: ConceptSpace
+    target: ConceptSpace
+
+    @classmethod
+    def from_corpora(cls, source: Path, target: Path) -> CrossLingualSpace:
+        """The documents both corpora name alike (file names, ``# newdoc id``), in the source's order."""
+        source_documents, target_documents = read_named_concepts(source), read_named_concepts(target)
+        target_by_name = dict(target_documents)
+        shared = [(name, words) for name, words in source_documents if name in target_by_name]
+        if not shared:
+            raise InputError(target, None, f"no document named as one of {source}'s: ESA-xl pairs the two concept "
+                                           "corpora by file name or # newdoc id")
+        return cls(ConceptSpace.from_documents([words for _, words in shared]),
+                   ConceptSpace.from_documents([target_by_name[name] for name, _ in shared]))
+
+    def similarity(self, source: Sequence[str], candidate: Sequence[str]) -> float:
+        if _trivial(source) or _trivial(candidate):
+            return 0.0
+        a, b = self.source.interpret(source), self.target.interpret(candidate)
+        norm = float(np.linalg.norm(a) * np.linalg.norm(b))
+        return float(a @ b) / norm if norm > 0 else 0.0
+
+
 def read_concept_corpus(path: Path) -> list[list[str]]:
     """The concepts' words: one document per text file of a folder (sorted by name), or per
     ``# newdoc id`` of a CoNLL-U file."""
+    return [words for _, words in read_named_concepts(path)]
+
+
+def read_named_concepts(path: Path) -> list[tuple[str, list[str]]]:
+    """The concepts with their names: file names of a folder, ``# newdoc id`` values of CoNLL-U
+    (a document without an id is named by its position)."""
     if path.is_dir():
         files = sorted(item for item in path.iterdir() if item.is_file())
         if not files:
             raise InputError(path, None, "no files: an ESA concept corpus is a folder of text files, one concept each")
-        return [item.read_text(encoding="utf-8").split() for item in files]
+        return [(item.name, item.read_text(encoding="utf-8").split()) for item in files]
     if not path.is_file():
         raise InputError(path, None, "no such file or folder (the ESA concept corpus)")
-    documents: list[list[str]] = []
+    documents: list[tuple[str, list[str]]] = []
     for sentence in read_conllu(path):
-        starts = any(comment.startswith("# newdoc") for comment in sentence.comments)
+        starts = [comment for comment in sentence.comments if comment.startswith("# newdoc")]
         if starts or not documents:
-            documents.append([])
-        documents[-1].extend(sentence.forms)
+            name = starts[0].partition("=")[2].strip() if starts and "=" in starts[0] else ""
+            documents.append((name or f"#{len(documents) + 1}", []))
+        documents[-1][1].extend(sentence.forms)
     return documents

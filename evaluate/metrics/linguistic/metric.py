@@ -23,8 +23,18 @@ from checkpoints.evaluate.metrics.linguistic.annotations import Annotator
 from checkpoints.evaluate.metrics.linguistic.cp import cp_measure
 from checkpoints.evaluate.metrics.linguistic.dp import dp_measure
 from checkpoints.evaluate.metrics.linguistic.elements import ParsedSentence
-from checkpoints.evaluate.metrics.linguistic.esa import ConceptSpace, read_concept_corpus
+from checkpoints.evaluate.metrics.linguistic.esa import (
+    ConceptSpace,
+    CrossLingualSpace,
+    read_concept_corpus,
+)
 from checkpoints.evaluate.metrics.linguistic.identifiers import Identifier
+from checkpoints.evaluate.metrics.linguistic.keys import (
+    SOURCE_GIVEN,
+    SOURCE_LANGUAGE,
+    esa_corpus_key,
+    source_missing,
+)
 from checkpoints.evaluate.metrics.linguistic.ne import ne_measure
 from checkpoints.evaluate.metrics.linguistic.overlap import Pair, best_of
 from checkpoints.evaluate.metrics.linguistic.sp import sp_measure
@@ -55,10 +65,6 @@ FAMILIES = {
 }
 
 
-def esa_corpus_key(language: str) -> str:
-    """The ``MetricOptions.extra`` key of the concept corpus of ``ESA-<language>``."""
-    return f"esa-corpus:{language}"
-
 ROBUST = {("Or", "*"), ("Mr", "*"), ("Orv", "*"), ("Mrv", "*"), ("Or", None), ("Orv", None)}
 """The SR measures with ``_b``/``_i`` variants."""
 
@@ -76,7 +82,17 @@ class LinguisticMetric(Metric):
             raise UsageError(f"unknown metric {name!r} (see `checkpoints metrics --list`)")
         self.name = str(identifier)
         self.family = family
-        if identifier.family == "ESA":
+        self.cross_lingual = str(identifier) == "ESA-xl"
+        if self.cross_lingual:
+            missing = source_missing(name, self.options.extra)
+            if missing is not None:
+                raise UsageError(missing)
+            if SOURCE_GIVEN in self.options.extra:  # a command built it: the languages are known now
+                self._corpora()
+            self.measure = self._esa
+            self.description = ("explicit semantic analysis across languages: cosine of the source's and the "
+                                "candidate's concept vectors over two aligned concept corpora (--esa-corpus)")
+        elif identifier.family == "ESA":
             if identifier.kind is not None or not identifier.measure.isalpha():
                 raise UsageError(f"{name}: ESA takes the concept corpus's language, e.g. ESA-en (and --esa-corpus en=PATH)")
             self.corpus_language = identifier.measure
@@ -90,10 +106,10 @@ class LinguisticMetric(Metric):
         else:
             assert family.build is not None
             self.measure = family.build(identifier, self.options.language)
+            self.description = f"{family.what}: {identifier.measure}" + (f" of {identifier.kind}" if identifier.kind else "")
         self.robust = identifier.robust
         if self.robust and (identifier.measure, identifier.kind) not in ROBUST:
             raise UsageError(f"{name}: _b and _i go with SR-Or(*), SR-Mr(*), SR-Orv(*), SR-Mrv(*), SR-Or and SR-Orv")
-            self.description = f"{family.what}: {identifier.measure}" + (f" of {identifier.kind}" if identifier.kind else "")
 
     @property
     def n_stats(self) -> int:
@@ -114,6 +130,8 @@ class LinguisticMetric(Metric):
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]], sources: Sequence[str] | None = None
     ) -> np.ndarray:
         check_corpus(hypotheses, references)
+        if self.cross_lingual:
+            return self._cross_lingual_rows(hypotheses, sources)
         annotator = self.annotator()
         try:
             candidates = annotator.annotate(hypotheses)
@@ -129,6 +147,36 @@ class LinguisticMetric(Metric):
             ol = lexical.segment_scores(lexical.corpus_stats(hypotheses, references))
             return robust_rows([(float(num), float(weight)) for num, weight in rows], list(ol), self.robust)
         return rows
+
+    def _cross_lingual_rows(self, hypotheses: Sequence[str], sources: Sequence[str] | None) -> np.ndarray:
+        """ESA-xl: each candidate against its source, through the two languages' aligned concept corpora."""
+        if sources is None:
+            raise UsageError(f"{self.name} compares each translation with its source: give --source FILE")
+        source_language = self.source_language()
+        paths = self._corpora()
+        space = self.cache.get(("esa-xl", *paths), lambda: CrossLingualSpace.from_corpora(Path(paths[0]), Path(paths[1])))
+        try:
+            candidates = self.annotator().annotate(hypotheses)
+            source_parses = shared_annotator(self, ner=False, constituency=False, language=source_language).annotate(sources)
+        except ModelNotAvailable as error:
+            raise ModelNotAvailable(f"{self.name}: {error} (or give the parses as CoNLL-U with --parsed)") from None
+        return np.array([[space.similarity([w.form for w in s.words], [w.form for w in c.words]), 1.0]
+                         for s, c in zip(source_parses, candidates, strict=True)], dtype=np.float64).reshape(-1, 2)
+
+    def _corpora(self) -> tuple[str, str]:
+        """The concept corpora of the source and the target language (ESA-xl)."""
+        source_language, target_language = self.source_language(), self.options.target_language(self.name)
+        source, target = (self.options.extra.get(esa_corpus_key(language)) for language in (source_language, target_language))
+        if not source or not target:
+            raise UsageError(f"{self.name} needs --esa-corpus {source_language}=PATH and --esa-corpus "
+                             f"{target_language}=PATH (concept corpora whose documents are named alike)")
+        return source, target
+
+    def source_language(self) -> str:
+        language = self.options.extra.get(SOURCE_LANGUAGE)
+        if not language:
+            raise UsageError(f"{self.name} reads the source: give its language with --src-lang LANG")
+        return language
 
     def _esa(self, candidate: ParsedSentence, reference: ParsedSentence) -> Pair:
         space = self._concept_space()
@@ -163,16 +211,23 @@ class LinguisticMetric(Metric):
             fields["ne"] = "native"
         if hasattr(self, "corpus_language"):
             fields["concepts"] = Path(self.options.extra.get(esa_corpus_key(self.corpus_language), "none")).name
+        if self.cross_lingual:
+            languages = (self.options.extra.get(SOURCE_LANGUAGE, "?"), self.options.language or "?")
+            fields["concepts"] = "+".join(Path(self.options.extra.get(esa_corpus_key(language), "none")).name
+                                          for language in languages)
+            source_fields = shared_annotator(self, ner=False, constituency=False, language=languages[0]).signature_fields()
+            fields.update({f"src-{key}": value for key, value in source_fields.items()})
         annotator = self.annotator()
         fields.update(annotator.signature_fields())
         return fields
 
 
-def shared_annotator(metric: Metric, *, ner: bool, constituency: bool) -> Annotator:
-    """The run's annotator for the metric's target language and these layers: one per run and
-    layer set, shared through the run's cache by every linguistic metric."""
+def shared_annotator(metric: Metric, *, ner: bool, constituency: bool, language: str | None = None) -> Annotator:
+    """The run's annotator for ``language`` (the metric's target language when None) and these
+    layers: one per run, language and layer set, shared through the run's cache by every
+    linguistic metric."""
     extra = metric.options.extra
-    language = metric.options.target_language(metric.name)
+    language = language or metric.options.target_language(metric.name)
     given = tuple(Path(path) for path in extra.get("parsed", "").split(os.pathsep) if path)
     cache = extra.get("annotation-cache")
     key = ("annotator", language, given, extra.get("stanza-dir"), cache, ner, constituency)
