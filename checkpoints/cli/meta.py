@@ -14,10 +14,26 @@ from typing import Annotated
 
 import typer
 
-from checkpoints.cli.common import check_choice, emit, track
+from checkpoints.cli.common import check_choice, emit, stderr_console, track
+from checkpoints.cli.linguistic_options import (
+    AnnotationCache,
+    Dictionaries,
+    EsaCorpus,
+    LanguageModels,
+    LemCorpus,
+    LemParams,
+    LengthFactor,
+    NeTypes,
+    Parsed,
+    SourceLanguage,
+    StanzaDir,
+    Vocabularies,
+    linguistic_options,
+)
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.defaults import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED
 from checkpoints.evaluate.meta.criteria import DEFAULT_CRITERIA, Criterion
+from checkpoints.evaluate.metrics.linguistic.annotations import PARSE_REPORT
 from checkpoints.io.files import check_writable
 from checkpoints.report.formats import META_FORMATS
 from checkpoints.report.meta_report import (
@@ -158,6 +174,18 @@ def meta(
     tokenize: Annotated[str | None, typer.Option("--tokenize", metavar="|".join(TOKENIZERS), help="Metric tokenizer [default: zh for a Chinese target, else 13a]. 13a because sacreBLEU and the reference tools tokenize so, and the scores equal theirs; check-point matching (evaluate) uses words instead, because 13a leaves “Clinton’s” glued to its word.", show_default=False)] = None,
     case: Annotated[str, typer.Option("--case", metavar="cs|ci", help="Case-sensitive (cs) or case-insensitive (ci) matching.")] = "cs",
     target_lang: Annotated[str | None, typer.Option("--tgt-lang", "--target-lang", metavar="LANG", help="Target language (tokenizer default, stemmers, METEOR); METEOR and ROUGE need it.", show_default=False)] = None,
+    parsed: Parsed = None,
+    stanza_dir: StanzaDir = None,
+    annotation_cache: AnnotationCache = None,
+    ne_types: NeTypes = "asiya",
+    esa_corpus: EsaCorpus = None,
+    src_lang: SourceLanguage = None,
+    lm: LanguageModels = None,
+    vocab: Vocabularies = None,
+    dictionary: Dictionaries = None,
+    ce_length_factor: LengthFactor = None,
+    lem_params: LemParams = None,
+    lem_corpus: LemCorpus = None,
     output_format: Annotated[str, typer.Option("--format", "-f", metavar="table|json", help="Report format.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the report here instead of stdout.")] = None,
 ) -> None:
@@ -170,9 +198,13 @@ def meta(
         clusters=clusters, optimize=optimize, learn=learn, features=features, folds=folds, db=db, suite=suite,
         suite_name=suite_name, by_category=by_category, samples=samples, alpha=alpha, seed=seed, jobs=jobs,
         tokenize=tokenize, case=case, target_lang=target_lang,
+        linguistic=linguistic_options(parsed, stanza_dir, annotation_cache, ne_types, esa_corpus, src_lang, lm, vocab,
+                                      dictionary, ce_length_factor, lem_params, lem_corpus),
     ).request()
     if output is not None:
         check_writable(output)
+    console = stderr_console()
+    token = PARSE_REPORT.set(lambda line: console.print(line, highlight=False))
     try:
         if request.by_category is not None:
             by = meta_by_category(request, track=lambda items: track(items, "scoring metrics"))
@@ -182,6 +214,8 @@ def meta(
     except TargetLanguageNeeded as error:
         verb = "depends" if len(error.metrics) == 1 else "depend"
         raise UsageError(f"{', '.join(error.metrics)} {verb} on the target language: give --tgt-lang LANG") from None
+    finally:
+        PARSE_REPORT.reset(token)
     for warning in result.warnings:
         sys.stderr.write(f"checkpoints: warning: {warning}\n")
     if request.by_category is not None:

@@ -13,10 +13,18 @@ from typing import Annotated
 import typer
 
 from checkpoints.cli.common import check_choice, emit, track
+from checkpoints.cli.linguistic_options import (
+    AnnotationCache,
+    EsaCorpus,
+    NeTypes,
+    Parsed,
+    StanzaDir,
+)
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.metrics.combination import split_metric_list
 from checkpoints.io.files import check_writable
 from checkpoints.report.qarla_report import qarla_json, qarla_tables
+from checkpoints.service.linguistic_options import LinguisticOptions
 from checkpoints.service.metrics import TargetLanguageNeeded
 from checkpoints.service.option_values import parse_named_files
 from checkpoints.service.qarla import QarlaRequest, qarla_evaluate
@@ -117,6 +125,11 @@ def qarla(
         str | None,
         typer.Option("--tgt-lang", "--target-lang", metavar="LANG", help="Target language (tokenizer default, stemmers, METEOR); METEOR and ROUGE need it.", show_default=False),
     ] = None,
+    parsed: Parsed = None,
+    stanza_dir: StanzaDir = None,
+    annotation_cache: AnnotationCache = None,
+    ne_types: NeTypes = "asiya",
+    esa_corpus: EsaCorpus = None,
     output_format: Annotated[str, typer.Option("--format", "-f", metavar="table|json", help="Report format.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the report here instead of stdout.")] = None,
 ) -> None:
@@ -155,6 +168,8 @@ def qarla(
         tokenize=tokenize,
         case=case,
         target_lang=target_lang,
+        linguistic=LinguisticOptions(parsed=list(parsed or []), stanza_dir=stanza_dir, annotation_cache=annotation_cache,
+                                     ne_types=ne_types, esa_corpora=list(esa_corpus or [])),
     )
     try:
         result = qarla_evaluate(request, track=lambda items: track(items, "similarities"))

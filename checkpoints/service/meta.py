@@ -89,6 +89,8 @@ class MetaRequest:
     by_category: str | Path | None = None
     """A check-point store whose suite's pairs are the MQM segments: correlate with the MQM
     penalty attributed to each of its categories (:func:`meta_by_category`)."""
+    extra: dict[str, str] = field(default_factory=dict)
+    """What the linguistic and confidence metrics need (parses, models, corpora: ``MetricOptions.extra``)."""
 
     def named(self) -> list[str]:
         """The metrics to build by name: those asked for, then learning features not among them;
@@ -116,6 +118,7 @@ def build_metrics(request: MetaRequest) -> list[Metric]:
         tokenize=metric_tokenizer(request.tokenize, request.target_lang),
         case=request.case,
         language=request.target_lang,
+        extra=dict(request.extra),
     )
     cache = MetricCache()
     return [get_metric(name, options, cache) for name in names]

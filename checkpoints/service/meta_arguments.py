@@ -18,6 +18,7 @@ from checkpoints.evaluate.meta.learn import Learner, LearnOptions
 from checkpoints.evaluate.meta.runner import CIMethod, MetaOptions
 from checkpoints.evaluate.metrics.base import Granularity
 from checkpoints.evaluate.metrics.combination import split_metric_list
+from checkpoints.service.linguistic_options import LinguisticOptions
 from checkpoints.service.meta import AssessmentJudgments, MetaRequest, MQMJudgments
 from checkpoints.service.option_values import (
     check_at_least,
@@ -64,6 +65,7 @@ class MetaArguments:
     tokenize: str | None = None
     case: str = "cs"
     target_lang: str | None = None
+    linguistic: LinguisticOptions = field(default_factory=LinguisticOptions)
 
     def request(self) -> MetaRequest:
         """The request, every option checked; raises :class:`UsageError` naming the option."""
@@ -76,7 +78,7 @@ class MetaArguments:
         names = metric_names(self.metrics) if self.metrics or store is None else []
         return MetaRequest(self.judgments(options.criteria), names, options, tokenize=self.tokenize, case=self.case,
                            target_lang=self.target_lang, suite=store, suite_name=suite_name,
-                           by_category=self.by_category)
+                           by_category=self.by_category, extra=self.linguistic.extra())
 
     def options(self) -> MetaOptions:
         """Level, criteria, intervals, resampling, clusters, optimisation and learning, checked."""

@@ -24,7 +24,7 @@ JACK) every system against every other system.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +36,7 @@ from checkpoints.evaluate.metrics.registry import entry, get_metric
 from checkpoints.io.testset_model import Testbed, TextSet
 from checkpoints.io.testsets import InputFormat, load_testbed
 from checkpoints.progress import Track
+from checkpoints.service.linguistic_options import LinguisticOptions
 from checkpoints.service.metrics import (
     CASES,
     TargetLanguageNeeded,
@@ -43,6 +44,18 @@ from checkpoints.service.metrics import (
     metric_tokenizer,
 )
 from checkpoints.tokenizers import TOKENIZERS
+
+
+def reads_the_source(name: str) -> bool:
+    """Whether ``name`` compares a translation with its source (CE-*, LeM, ESA-xl), or is a combination
+    holding such a metric."""
+    from checkpoints.evaluate.metrics.combination import parse_combination
+
+    combination = parse_combination(name)
+    if combination is not None:
+        return any(reads_the_source(part) for part in combination.parts)
+    return name.startswith("CE-") or name in ("LeM", "ESA-xl")
+
 
 LC_NOT_SIMILARITIES = (
     "check-point (LC) metrics cannot serve as QARLA similarities: QARLA scores a candidate against one "
@@ -71,6 +84,8 @@ class QarlaRequest:
     suite: str | Path | None = None
     """A check-point store: refused, with the reason (:data:`LC_NOT_SIMILARITIES`)."""
     suite_name: str | None = None
+    linguistic: LinguisticOptions = field(default_factory=LinguisticOptions)
+    """Parses and resources of the linguistic metrics (SP, DP, CP, NE, SR, ESA)."""
 
     def check(self) -> list[str]:
         """The metric names, without repeats, once every option is known to be valid."""
@@ -81,6 +96,10 @@ class QarlaRequest:
             raise UsageError("no metric requested")
         for name in names:
             entry(name)  # unknown names fail before any file is read
+            if reads_the_source(name):
+                raise UsageError(f"{name} compares a translation with its source, not two translations with each "
+                                 "other: it cannot be a QARLA similarity")
+        self.linguistic.extra()
         check_choice("tie policy", self.tie, [tie.value for tie in Tie])
         check_choice("case", self.case, CASES)
         if self.tokenize is not None:
@@ -110,7 +129,7 @@ def qarla_evaluate(request: QarlaRequest, track: Track[str] | None = None) -> Qa
         tokenize=metric_tokenizer(request.tokenize, request.target_lang),
         case=request.case,
         language=request.target_lang,
-        extra={"brevity-penalty": "closest", "nist-info": "mteval"},
+        extra={"brevity-penalty": "closest", "nist-info": "mteval", **request.linguistic.extra()},
     )
     similarities = compute_similarities(testbed, names, options, track)
     return qarla(
