@@ -21,13 +21,14 @@ from checkpoints.evaluate.metrics.linguistic.keys import (
     LEM_CORPUS,
     LEM_PARAMS,
     LENGTH_FACTOR,
+    MODEL_PREFIXES,
     SOURCE_LANGUAGE,
     esa_corpus_key,
     model_key,
     vocabulary_key,
 )
 
-MODEL_KINDS = {"": "lm", "pos": "pos-lm", "chunk": "chunk-lm"}
+MODEL_KINDS = {prefix.rstrip(":"): kind for kind, prefix in MODEL_PREFIXES.items()}
 """``--lm`` prefixes: a word model (none), a part-of-speech model (``pos:``), a chunk model (``chunk:``)."""
 
 

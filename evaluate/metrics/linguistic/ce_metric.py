@@ -34,13 +34,14 @@ from checkpoints.evaluate.metrics.linguistic.keys import (
     LEM_CORPUS,
     LEM_PARAMS,
     LENGTH_FACTOR,
+    MODEL_PREFIXES,
     SOURCE_LANGUAGE,
     model_key,
     source_missing,
     vocabulary_key,
 )
 from checkpoints.evaluate.metrics.linguistic.lm import LanguageModel, Vocabulary
-from checkpoints.evaluate.metrics.linguistic.overlap import Pair
+from checkpoints.evaluate.metrics.linguistic.overlap import Pair, pair_scores
 
 DICTIONARY_MEASURES = {
     "CE-BiDictA": "1 / mean number of dictionary translations of the source's words and phrases",
@@ -92,10 +93,7 @@ class ConfidenceMetric(Metric):
         return 2
 
     def score(self, stats: np.ndarray) -> np.ndarray:
-        stats = np.asarray(stats, dtype=np.float64)
-        num, weight = stats[..., 0], stats[..., 1]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(weight > 0, num / np.where(weight > 0, weight, 1.0), 0.0)
+        return pair_scores(stats)
 
     def segment_stats(self, hypothesis: str, references: Sequence[str], source: str | None = None) -> np.ndarray:
         return self.corpus_stats([hypothesis], [[reference] for reference in references],
@@ -125,7 +123,7 @@ class ConfidenceMetric(Metric):
                 return
             if measure.value == "oov" and vocabulary_key(candidate) in extra:
                 return
-        prefix = {"lm": "", "pos-lm": "pos:", "chunk-lm": "chunk:"}[kind]
+        prefix = MODEL_PREFIXES[kind]
         what = {"lm": "language model", "pos-lm": "part-of-speech language model", "chunk-lm": "chunk language model"}[kind]
         side = "source" if measure.side == "source" else "target"
         also = f" or --vocab {language or 'LANG'}=FILE" if measure.value == "oov" else ""
@@ -140,7 +138,7 @@ class ConfidenceMetric(Metric):
         vocabulary = extra.get(vocabulary_key(language))
         if measure.value == "oov" and vocabulary is not None:
             return self.cache.get(("vocab", vocabulary), lambda: Vocabulary(vocabulary))
-        prefix = {"lm": "", "pos-lm": "pos:", "chunk-lm": "chunk:"}[measure.model_kind]
+        prefix = MODEL_PREFIXES[measure.model_kind]
         raise UsageError(f"{self.name} needs a model of {language}: --lm {prefix}{language}=FILE")
 
     def _alpha(self) -> float:

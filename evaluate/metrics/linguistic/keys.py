@@ -25,6 +25,10 @@ def esa_corpus_key(language: str) -> str:
     return f"esa-corpus:{language}"
 
 
+MODEL_PREFIXES = {"lm": "", "pos-lm": "pos:", "chunk-lm": "chunk:"}
+"""Each kind of language model and how ``--lm`` names it (``--lm pos:es=upos.arpa``)."""
+
+
 def model_key(kind: str, language: str) -> str:
     """The key of a language model: ``lm``, ``pos-lm`` or ``chunk-lm`` of a language."""
     return f"{kind}:{language}"

@@ -36,7 +36,7 @@ from checkpoints.evaluate.metrics.linguistic.keys import (
     source_missing,
 )
 from checkpoints.evaluate.metrics.linguistic.ne import ne_measure
-from checkpoints.evaluate.metrics.linguistic.overlap import Pair, best_of
+from checkpoints.evaluate.metrics.linguistic.overlap import Pair, best_of, pair_scores
 from checkpoints.evaluate.metrics.linguistic.sp import sp_measure
 from checkpoints.evaluate.metrics.linguistic.sr import ROLES_VERSION, sr_measure
 from checkpoints.evaluate.metrics.linguistic.sr_robust import robust_rows, robust_score
@@ -118,10 +118,7 @@ class LinguisticMetric(Metric):
     def score(self, stats: np.ndarray) -> np.ndarray:
         if self.robust:
             return robust_score(stats)
-        stats = np.asarray(stats, dtype=np.float64)
-        num, weight = stats[..., 0], stats[..., 1]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(weight > 0, num / np.where(weight > 0, weight, 1.0), 0.0)
+        return pair_scores(stats)
 
     def segment_stats(self, hypothesis: str, references: Sequence[str], source: str | None = None) -> np.ndarray:
         return self.corpus_stats([hypothesis], [[reference] for reference in references])[0]

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+import numpy as np
+
 Bags = Mapping[str, Counter[str]]
 """Type → bag of items (lower-cased words, chains, paths ...)."""
 
@@ -23,6 +25,15 @@ def hits_total(candidate: Counter[str], reference: Counter[str]) -> tuple[int, i
     hits = sum(min(count, reference[item]) for item, count in candidate.items() if item in reference)
     total = sum(candidate.values()) + sum(reference.values()) - hits
     return hits, total
+
+
+def pair_scores(stats: np.ndarray) -> np.ndarray:
+    """``num / weight`` of summed ``(num, weight)`` statistics, 0 where the weight is 0; vectorised
+    over every leading axis (segments, resamples)."""
+    stats = np.asarray(stats, dtype=np.float64)
+    num, weight = stats[..., 0], stats[..., 1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(weight > 0, num / np.where(weight > 0, weight, 1.0), 0.0)
 
 
 def ratio(hits: float, total: float) -> float:
