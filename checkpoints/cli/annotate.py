@@ -21,6 +21,10 @@ Examples:
   checkpoints annotate --lang en --stanza-dir models/en hyp.en ref.en
 
   checkpoints annotate --lang en --ner --constituency ref.en -o ref.en.conllu
+
+  Keep the parses in a check-point store, where `metrics --db` finds them:
+
+  checkpoints annotate --lang es --db pud.db hyp.es ref.es
 """
 
 
@@ -37,10 +41,11 @@ def annotate(
     annotation_cache: Annotated[Path | None, typer.Option("--annotation-cache", metavar="DIR", help="The cache [default: $CHECKPOINTS_CACHE_DIR, else ~/.cache/checkpoints].")] = None,
     ner: Annotated[bool, typer.Option("--ner", help="Also tag named entities (NE metrics).")] = False,
     constituency: Annotated[bool, typer.Option("--constituency", help="Also parse constituency trees (CP metrics).")] = False,
+    db: Annotated[str | None, typer.Option("--db", metavar="DB", help="Keep the parses in this check-point store (SQLite file or SQLAlchemy URL) instead of the cache folder; metrics --db and meta --db read them there.", show_default=False)] = None,
 ) -> None:
     quiet_libraries()
     request = AnnotateRequest(language, list(inputs), output, list(parsed or []), stanza_dir, annotation_cache, ner,
-                              constituency)
+                              constituency, db)
     with progress_bar() as bar:
         result = annotate_files(request, stage_progress(bar))
     counts = result.counts

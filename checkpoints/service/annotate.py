@@ -11,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from checkpoints.errors import InputError
+from checkpoints.db.annotation_cache import StoredAnnotations
+from checkpoints.errors import InputError, UsageError
 from checkpoints.evaluate.metrics.linguistic.annotations import Annotator, default_cache_dir
 from checkpoints.io.files import write_atomic
 from checkpoints.io.text import read_sentences
@@ -28,6 +29,8 @@ class AnnotateRequest:
     cache_dir: Path | None = None
     ner: bool = False
     constituency: bool = False
+    store: str | None = None
+    """A check-point store that keeps the parses instead of ``cache_dir`` (``--db``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,11 +47,16 @@ def annotate_files(request: AnnotateRequest, progress: Callable[[str, int], Call
         if not path.is_file():
             raise InputError(path, None, "no such file")
     texts = [line for path in request.inputs for line in read_sentences(path, allow_empty=True) if line.strip()]
+    if request.store is not None and request.cache_dir is not None:
+        raise UsageError("--db and --annotation-cache both say where parses are kept: choose one")
+    stored = StoredAnnotations(request.store) if request.store is not None else None
     annotator = Annotator(request.language, given=request.parsed, stanza_dir=request.stanza_dir,
-                          cache_dir=request.cache_dir or default_cache_dir(), ner=request.ner,
+                          cache_dir=request.cache_dir or default_cache_dir(), cache=stored, ner=request.ner,
                           constituency=request.constituency)
     advance = progress(f"annotating {request.language}", len(dict.fromkeys(" ".join(t.split()) for t in texts)))
     sentences = annotator.sentences(texts, advance)
+    if stored is not None:
+        stored.close()
     if request.output is not None:
         write_atomic(request.output, "".join(sentence.to_conllu() for sentence in sentences))
     pipeline = annotator.pipeline_id() if annotator.counts["cached"] + annotator.counts["parsed"] else None

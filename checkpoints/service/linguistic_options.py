@@ -17,6 +17,7 @@ from pathlib import Path
 from checkpoints.errors import UsageError, check_choice
 from checkpoints.evaluate.metrics.linguistic.annotations import default_cache_dir
 from checkpoints.evaluate.metrics.linguistic.keys import (
+    ANNOTATION_STORE,
     DICTIONARY,
     LEM_CORPUS,
     LEM_PARAMS,
@@ -61,6 +62,9 @@ class LinguisticOptions:
     length_factor: float | None = None
     lem_params: str | None = None
     lem_corpus: str | None = None
+    store: str | None = None
+    """The check-point store the command works with (``--db``): parses are kept there unless
+    ``annotation_cache`` names a folder."""
 
     def extra(self) -> dict[str, str]:
         """``MetricOptions.extra`` for these options; raises :class:`UsageError` naming a bad option."""
@@ -70,7 +74,10 @@ class LinguisticOptions:
             extra["parsed"] = os.pathsep.join(str(path) for path in self.parsed)
         if self.stanza_dir is not None:
             extra["stanza-dir"] = self.stanza_dir
-        extra["annotation-cache"] = str(self.annotation_cache or default_cache_dir())
+        if self.store is not None and self.annotation_cache is None:
+            extra[ANNOTATION_STORE] = str(self.store)
+        else:
+            extra["annotation-cache"] = str(self.annotation_cache or default_cache_dir())
         if self.ne_types != "asiya":
             extra["ne-types"] = self.ne_types
         for language, path in self.esa_corpus_paths().items():

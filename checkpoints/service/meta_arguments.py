@@ -7,7 +7,7 @@ option, before any file is read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from checkpoints.errors import UsageError, check_choice
@@ -78,7 +78,8 @@ class MetaArguments:
         names = metric_names(self.metrics) if self.metrics or store is None else []
         return MetaRequest(self.judgments(options.criteria), names, options, tokenize=self.tokenize, case=self.case,
                            target_lang=self.target_lang, suite=store, suite_name=suite_name,
-                           by_category=self.by_category, extra=self.linguistic.extra())
+                           by_category=self.by_category,
+                           extra=replace(self.linguistic, store=store or self.by_category).extra())
 
     def options(self) -> MetaOptions:
         """Level, criteria, intervals, resampling, clusters, optimisation and learning, checked."""

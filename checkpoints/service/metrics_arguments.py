@@ -8,7 +8,7 @@ before any file is read.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from checkpoints.errors import UsageError, check_choice
@@ -109,7 +109,7 @@ class MetricsArguments:
             tokenize=self.tokenize, case=self.case, target_lang=self.target_lang, include_refs=self.include_refs,
             significance=significance, paraphrase_table=self.paraphrase_table, function_words=self.function_words,
             brevity_penalty=self.brevity_penalty, nist_info=self.nist_info, suite=store, suite_name=suite_name,
-            linguistic=self.linguistic,
+            linguistic=replace(self.linguistic, store=store),
         )
 
     def significance_request(self) -> SignificanceRequest | None:

@@ -280,3 +280,66 @@ def test_parsing_reports_its_rate(run_cli, texts: dict[str, Path], tmp_path: Pat
     assert len(lines) == 2 and all(line.endswith(" sentences/s") for line in lines)  # outputs, then references
     code, _out, err = run_cli(*common)
     assert code == 0 and "parsing" not in err  # the second run reads the cache
+
+
+def test_parses_kept_in_a_check_point_store(run_cli, texts: dict[str, Path], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """With a store, the cache is a table of it: annotate fills it, a metric run reads it and parses nothing."""
+    from sqlalchemy import func, select
+
+    from checkpoints.db.annotation_cache import AnnotationRow
+    from checkpoints.db.session import open_engine, transaction
+    from checkpoints.evaluate.metrics.base import MetricOptions
+    from checkpoints.evaluate.metrics.registry import get_metric
+
+    store = tmp_path / "store.db"
+    open_engine(store, create=True).dispose()
+    code, _out, err = run_cli("annotate", "--lang", "en", "--stanza-dir", TINY, "--db", store, texts["cand"], texts["ref"])
+    assert code == 0, err
+    assert "0 from the cache, 6 parsed now" in err
+    engine = open_engine(store, create=False)
+    with transaction(engine) as session:
+        assert session.scalar(select(func.count()).select_from(AnnotationRow)) == 6
+    engine.dispose()
+    code, _out, err = run_cli("annotate", "--lang", "en", "--stanza-dir", TINY, "--db", store, texts["cand"])
+    assert code == 0 and "3 from the cache, 0 parsed now" in err
+    metric = get_metric("SP-Op(*)", MetricOptions(language="en", extra={
+        "stanza-dir": str(TINY), "annotation-store": str(store)}))
+    metric.corpus_stats(CANDIDATES, [REFERENCES])
+    annotator = metric.annotator()
+    assert annotator.counts == {"given": 0, "cached": 6, "parsed": 0}
+    code, _out, err = run_cli("annotate", "--lang", "en", "--db", store, "--annotation-cache", tmp_path, texts["cand"])
+    assert code == 2 and "--db and --annotation-cache both say where parses are kept" in err
+
+
+def test_a_read_only_store_is_read_and_not_written(tmp_path: Path) -> None:
+    from sqlalchemy import func, select
+
+    from checkpoints.db.annotation_cache import AnnotationRow, StoredAnnotations
+    from checkpoints.db.session import open_engine, read_only_url, transaction
+
+    store = tmp_path / "store.db"
+    open_engine(store, create=True).dispose()
+    read_only = read_only_url(store).render_as_string(hide_password=False)
+    empty = Annotator("en", stanza_dir=str(TINY), cache=StoredAnnotations(read_only))
+    empty.annotate(CANDIDATES[:1])  # no table yet, and none made
+    writer = Annotator("en", stanza_dir=str(TINY), cache=StoredAnnotations(str(store)))
+    writer.annotate(CANDIDATES[:1])
+    reader = Annotator("en", stanza_dir=str(TINY), cache=StoredAnnotations(read_only))
+    reader.annotate(CANDIDATES[:2])
+    assert reader.counts == {"given": 0, "cached": 1, "parsed": 1}
+    engine = open_engine(store, create=False)
+    with transaction(engine) as session:
+        assert session.scalar(select(func.count()).select_from(AnnotationRow)) == 1
+    engine.dispose()
+
+
+def test_parses_kept_in_postgresql(postgres_url: str) -> None:
+    from checkpoints.db.annotation_cache import StoredAnnotations
+    from checkpoints.db.session import open_engine
+
+    open_engine(postgres_url, create=True).dispose()
+    first = Annotator("en", stanza_dir=str(TINY), cache=StoredAnnotations(postgres_url))
+    parsed = first.annotate(CANDIDATES)
+    again = Annotator("en", stanza_dir=str(TINY), cache=StoredAnnotations(postgres_url))
+    assert again.annotate(CANDIDATES) == parsed
+    assert again.counts == {"given": 0, "cached": 3, "parsed": 0}

@@ -7,10 +7,12 @@ the texts of a run (system outputs, references, sources) into
 1. **given CoNLL-U** (``--parsed FILE``): a sentence whose ``# text`` (or
    whose words joined by spaces) is the text, with ``ner=`` in MISC and
    ``# constituency =`` comments where the parse has them;
-2. **the cache**: CoNLL-U files under ``CACHE/LANG/PIPELINE/ab/abcd….conllu``,
-   keyed by the SHA-256 of the text, the language and the pipeline (stanza's
-   version and the SHA-256 of every model file it loads), so a second run over
-   the same outputs parses nothing and a new model never reads old parses;
+2. **the cache**, keyed by the SHA-256 of the text, the language and the
+   pipeline (stanza's version and the SHA-256 of every model file it loads),
+   so a second run over the same outputs parses nothing and a new model never
+   reads old parses: CoNLL-U files under ``CACHE/LANG/PIPELINE/ab/abcd….conllu``
+   (:class:`DirectoryCache`), or a table of the check-point store the command
+   works with (:class:`checkpoints.db.annotation_cache.StoredAnnotations`);
 3. **stanza** (``--stanza-dir`` or ``$CHECKPOINTS_STANZA_DIR``: a directory
    written by ``models train`` or stanza's downloaded resources), one input
    line one sentence, whatever is still missing, in one batch.
@@ -25,10 +27,11 @@ import functools
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from importlib import metadata
 from pathlib import Path
+from typing import Protocol
 
 from checkpoints.evaluate.metrics.linguistic.elements import ParsedSentence
 from checkpoints.io.conllu import parse_conllu_string, read_conllu
@@ -45,6 +48,40 @@ CACHE_VARIABLE = "CHECKPOINTS_CACHE_DIR"
 """Environment variable naming the annotation cache when ``--annotation-cache`` is not given."""
 
 Progress = Callable[[int], None]
+
+
+class ParseCache(Protocol):
+    """Where parses are kept between runs, by text key (:func:`text_key`), language and pipeline."""
+
+    def read(self, language: str, pipeline: str, keys: Sequence[str]) -> dict[str, Sentence]:
+        """The parses found for ``keys`` (absent keys are left out)."""
+
+    def write(self, language: str, pipeline: str, parsed: Mapping[str, Sentence]) -> None:
+        """Keep ``parsed`` (text key → parse)."""
+
+
+class DirectoryCache:
+    """Parses as one CoNLL-U file per text under ``folder/annotations/LANG/PIPELINE/``."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def _where(self, language: str, pipeline: str) -> Path:
+        return self.folder / "annotations" / language / pipeline
+
+    def read(self, language: str, pipeline: str, keys: Sequence[str]) -> dict[str, Sentence]:
+        where = self._where(language, pipeline)
+        found = {}
+        for key in keys:
+            sentence = _read_cached(where, key)
+            if sentence is not None:
+                found[key] = sentence
+        return found
+
+    def write(self, language: str, pipeline: str, parsed: Mapping[str, Sentence]) -> None:
+        where = self._where(language, pipeline)
+        for key, sentence in parsed.items():
+            _write_cached(where, key, sentence)
 
 
 def default_cache_dir() -> Path:
@@ -69,7 +106,8 @@ class Annotator:
         stanza_dir: models for what is not given (None: ``$CHECKPOINTS_STANZA_DIR``
             or stanza's default resources); a missing model is reported only
             when a text needs parsing.
-        cache_dir: where parses are kept between runs (None: no cache).
+        cache_dir: a folder where parses are kept between runs (:class:`DirectoryCache`).
+        cache: where parses are kept instead (a store's table); None with no ``cache_dir``: no cache.
         ner, constituency: whether the pipeline must produce these layers.
     """
 
@@ -80,13 +118,15 @@ class Annotator:
         given: Sequence[Path] = (),
         stanza_dir: str | None = None,
         cache_dir: Path | None = None,
+        cache: ParseCache | None = None,
         ner: bool = False,
         constituency: bool = False,
     ) -> None:
         self.language = language
         self.given = tuple(Path(path) for path in given)
         self.stanza_dir = stanza_dir or os.environ.get("CHECKPOINTS_STANZA_DIR") or None
-        self.cache_dir = cache_dir
+        self.cache: ParseCache | None = cache if cache is not None else (
+            DirectoryCache(cache_dir) if cache_dir is not None else None)
         self.ner = ner
         self.constituency = constituency
         self._given_index: dict[str, Sentence] | None = None
@@ -140,41 +180,34 @@ class Annotator:
 
     def _from_cache_or_stanza(self, keys: list[str], progress: Progress | None) -> None:
         pipeline = self.pipeline_id()
-        folder = None if self.cache_dir is None else self.cache_dir / "annotations" / self.language / pipeline
-        to_parse = []
-        for key in keys:
-            cached = _read_cached(folder, key)
-            if cached is not None:
-                self._keep(key, cached)
-                self.counts["cached"] += 1
-                if progress is not None:
-                    progress(1)
-            else:
-                to_parse.append(key)
+        cached = self.cache.read(self.language, pipeline, keys) if self.cache is not None else {}
+        for key, sentence in cached.items():
+            self._keep(key, sentence)
+        self.counts["cached"] += len(cached)
+        if progress is not None and cached:
+            progress(len(cached))
+        to_parse = [key for key in keys if key not in cached]
         if not to_parse:
             return
-        parsed = self._parse(to_parse)
-        for key, sentence in zip(to_parse, parsed, strict=True):
-            self._keep(key, sentence)
-            if folder is not None:
-                _write_cached(folder, key, sentence)
-            if progress is not None:
-                progress(1)
-        self.counts["parsed"] += len(to_parse)
-
-    def _parse(self, texts: list[str]) -> list[Sentence]:
-        """stanza's parses of ``texts``, in batches, each reported with the rate so far (:data:`PARSE_REPORT`)."""
         report = PARSE_REPORT.get()
         parser = self._stanza()
         started = time.perf_counter()
-        parsed: list[Sentence] = []
-        for start in range(0, len(texts), REPORT_BATCH):
-            parsed.extend(parser.parse(texts[start:start + REPORT_BATCH], self.language))  # type: ignore[attr-defined]
+        done = 0
+        for start in range(0, len(to_parse), REPORT_BATCH):
+            batch = to_parse[start:start + REPORT_BATCH]
+            parsed = dict(zip(batch, parser.parse(batch, self.language), strict=True))  # type: ignore[attr-defined]
+            for key, sentence in parsed.items():
+                self._keep(key, sentence)
+            if self.cache is not None:  # kept batch by batch: an interrupted run loses one batch at most
+                self.cache.write(self.language, pipeline, parsed)
+            done += len(batch)
+            self.counts["parsed"] += len(batch)
+            if progress is not None:
+                progress(len(batch))
             if report is not None:
                 seconds = time.perf_counter() - started
-                report(f"parsing {self.language} with stanza: {len(parsed):,}/{len(texts):,} texts, "
-                       f"{seconds:.1f} s, {len(parsed) / max(seconds, 1e-9):.1f} sentences/s")
-        return parsed
+                report(f"parsing {self.language} with stanza: {done:,}/{len(to_parse):,} texts, "
+                       f"{seconds:.1f} s, {done / max(seconds, 1e-9):.1f} sentences/s")
 
     def _stanza(self) -> object:
         if self._parser is None:
@@ -233,22 +266,30 @@ def _cache_path(folder: Path, key: str) -> Path:
     return folder / name[:2] / f"{name}.conllu"
 
 
-def _read_cached(folder: Path | None, key: str) -> Sentence | None:
-    if folder is None:
-        return None
+def _read_cached(folder: Path, key: str) -> Sentence | None:
     path = _cache_path(folder, key)
     if not path.is_file():
         return None
-    sentences = parse_conllu_string(path.read_text(encoding="utf-8"), name=str(path))
-    if len(sentences) != 1 or text_key(sentences[0].text) != key:  # a damaged or colliding entry: parse again
-        return None
-    return sentences[0]
+    return cached_sentence(key, path.read_text(encoding="utf-8"), str(path))  # damaged or colliding: parse again
 
 
 def _write_cached(folder: Path, key: str, sentence: Sentence) -> None:
     path = _cache_path(folder, key)
     path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, cached_block(key, sentence))
+
+
+def cached_block(key: str, sentence: Sentence) -> str:
+    """The CoNLL-U a cache keeps for a text: the parse, with the text as its ``# text``."""
     block = sentence.to_conllu()
-    if not block.startswith("# text =") and "# text =" not in block:
+    if "# text =" not in block:
         block = f"# text = {key}\n" + block
-    write_atomic(path, block)
+    return block
+
+
+def cached_sentence(key: str, block: str, name: str) -> Sentence | None:
+    """A cached parse back, or None when the entry is damaged or belongs to another text."""
+    sentences = parse_conllu_string(block, name=name)
+    if len(sentences) != 1 or text_key(sentences[0].text) != key:
+        return None
+    return sentences[0]

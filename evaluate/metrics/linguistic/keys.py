@@ -6,6 +6,8 @@ the metrics read them; naming them once keeps the two sides in step.
 
 from __future__ import annotations
 
+ANNOTATION_STORE = "annotation-store"
+"""A check-point store (path or URL) that keeps the parses, instead of the ``annotation-cache`` folder."""
 SOURCE_LANGUAGE = "src-lang"
 """The source language, for the metrics that parse or look up the source (CE, ESA-xl)."""
 SOURCE_GIVEN = "source"

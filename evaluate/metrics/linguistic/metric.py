@@ -19,7 +19,7 @@ import numpy as np
 
 from checkpoints.errors import ModelNotAvailable, UsageError
 from checkpoints.evaluate.metrics.base import Aggregation, Metric, MetricOptions, check_corpus
-from checkpoints.evaluate.metrics.linguistic.annotations import Annotator
+from checkpoints.evaluate.metrics.linguistic.annotations import Annotator, ParseCache
 from checkpoints.evaluate.metrics.linguistic.cp import cp_measure
 from checkpoints.evaluate.metrics.linguistic.dp import dp_measure
 from checkpoints.evaluate.metrics.linguistic.elements import ParsedSentence
@@ -30,6 +30,7 @@ from checkpoints.evaluate.metrics.linguistic.esa import (
 )
 from checkpoints.evaluate.metrics.linguistic.identifiers import Identifier
 from checkpoints.evaluate.metrics.linguistic.keys import (
+    ANNOTATION_STORE,
     SOURCE_GIVEN,
     SOURCE_LANGUAGE,
     esa_corpus_key,
@@ -227,7 +228,15 @@ def shared_annotator(metric: Metric, *, ner: bool, constituency: bool, language:
     language = language or metric.options.target_language(metric.name)
     given = tuple(Path(path) for path in extra.get("parsed", "").split(os.pathsep) if path)
     cache = extra.get("annotation-cache")
-    key = ("annotator", language, given, extra.get("stanza-dir"), cache, ner, constituency)
+    store = extra.get(ANNOTATION_STORE)
+    key = ("annotator", language, given, extra.get("stanza-dir"), cache, store, ner, constituency)
     return metric.cache.get(key, lambda: Annotator(
         language, given=given, stanza_dir=extra.get("stanza-dir"), cache_dir=Path(cache) if cache else None,
-        ner=ner, constituency=constituency))
+        cache=stored_annotations(metric, store) if store else None, ner=ner, constituency=constituency))
+
+
+def stored_annotations(metric: Metric, store: str) -> ParseCache:
+    """The annotation cache in the check-point store ``store``, one per run."""
+    from checkpoints.db.annotation_cache import StoredAnnotations
+
+    return metric.cache.get(("annotation-store", store), lambda: StoredAnnotations(store))
