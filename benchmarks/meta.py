@@ -49,13 +49,15 @@ CP-* and NE-* are skipped, and ESA without its concept corpus
 (``--esa-corpus``). SP-Op(J), (N), (P), (R), (V), (W), (F) are Asiya's
 classes of English (PTB) tags: on German they match no tag, score 0 for
 every system, and print — where a correlation is undefined. Under the
-greedy row come four more ULC rows, each fitted on the statistics the table
+greedy row come six more ULC rows, each fitted on the statistics the table
 already computed (as ``meta --optimize`` fits its candidates):
 ``ULC(lexical)`` (every lexical metric of the table), ``ULC(linguistic)``
-(every linguistic metric that ran), ``ULC(lexical+linguistic)`` (both), and
+(every linguistic metric that ran), ``ULC(lexical+linguistic)`` (both),
 ``ULC(lexical+SP-Op(*),DP-HWCM_r-4,SR-Or)`` (the lexical metrics and one
-metric of each linguistic family that runs); then the best single metric of
-each family beside them, by system-level Pearson and Kendall.
+metric of each linguistic family that runs), and the small lexical
+combination ``ULC(BLEU,chrF,-TER)`` without and with those three; then the
+best single metric of each family beside them, by system-level Pearson and
+Kendall.
 
     python benchmarks/meta.py --linguistic --annotation-cache /tmp/ted-annotations
 """
@@ -94,7 +96,9 @@ INFIX = {"en-de": "ende", "zh-en": "zhen"}
 SCORED_REFERENCE = {"en-de": "ref", "zh-en": "refB"}
 TARGET_SECONDS = 60.0
 FIXED_LINGUISTIC = ("SP-Op(*)", "DP-HWCM_r-4", "SR-Or")
-"""One metric of each linguistic family the bundled models can run, for the small ULC(lexical+...) row."""
+"""One metric of each linguistic family the bundled models can run, for the small ULC(lexical+...) rows."""
+SMALL_LEXICAL = ("BLEU", "chrF", "-TER")
+"""The small lexical combination the fixed linguistic subset is also added to."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,8 +318,13 @@ def run_pair(pair: str, names: Sequence[str], samples: int, seed: int, jobs: int
         subset = [name for name in FIXED_LINGUISTIC if name in found_linguistic]
         chosen_sets = [("ULC(lexical)", lexical), ("ULC(linguistic)", found_linguistic),
                        ("ULC(lexical+linguistic)", lexical + found_linguistic)]
+        small = [name for name in SMALL_LEXICAL if name in lexical]
         if subset:
             chosen_sets.append((f"ULC(lexical+{','.join(subset)})", lexical + subset))
+        if small:
+            chosen_sets.append((f"ULC({','.join(small)})", small))
+        if small and subset:
+            chosen_sets.append((f"ULC({','.join(small + subset)})", small + subset))
         for label, parts in chosen_sets:
             if not parts:
                 continue

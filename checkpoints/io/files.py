@@ -47,6 +47,17 @@ def write_atomic(path: str | Path, content: str | bytes) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
+    if target.is_symlink():  # replace the file the link points to, not the link
+        target = target.resolve()
+    if target.exists() and not target.is_file():
+        # /dev/null, a named pipe, a terminal: nothing to rename over (renaming would replace the
+        # device with a regular file), and nothing half-written to protect a reader from
+        try:
+            with target.open("wb") as handle:
+                handle.write(data)
+        except OSError as error:
+            raise OutputError(f"{target}: {error.strerror or error}") from error
+        return
     try:
         descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent or ".")
     except OSError as error:

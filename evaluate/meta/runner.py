@@ -333,9 +333,9 @@ class MetricWork:
         done: dict[int, MetricScores] = {}
         elsewhere = [i for i, m in enumerate(self.metrics) if not m.fitted and not is_checkpoint_metric(m)]
         if jobs > 1 and len(elsewhere) > 1 and can_fork():
-            groups: dict[type, list[int]] = {}
+            groups: dict[str, list[int]] = {}
             for index in elsewhere:
-                groups.setdefault(type(self.metrics[index]), []).append(index)
+                groups.setdefault(self.metrics[index].work_group, []).append(index)
             for index, scores in forked_map(self.one, list(groups.values()), jobs):
                 next(ticks, None)
                 done[index] = scores if scores is not None else self.one(index)

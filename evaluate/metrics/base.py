@@ -247,6 +247,12 @@ class Metric(ABC):
         """Fail with a usage error when the test set has too few references (QUEEN needs three)."""
         return None
 
+    @property
+    def work_group(self) -> str:
+        """Metrics with the same group share work (tokens, reference tables, parses) and are scored
+        in one process when a run spreads metrics over workers; one group per class by default."""
+        return type(self).__qualname__
+
     def signature(self) -> Signature:
         """sacreBLEU-style ``key:value|...`` description of how scores were made.
 

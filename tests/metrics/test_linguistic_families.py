@@ -325,3 +325,24 @@ def test_robust_suffixes_parse() -> None:
 
     with pytest.raises(UsageError, match=r"^SR-Nv_b: _b and _i go with"):
         LinguisticMetric("SR-Nv_b")
+
+
+def test_english_coarse_tag_classes(sentences: dict[str, ParsedSentence]) -> None:
+    """SP-Op(N) pools NN, NNS, NNP, NNPS tag by tag (Σ hits / Σ totals), SP-Op(V) VB* and MD
+    (lemmas, hand-counted on the fixture)."""
+    nouns, verbs, wh = measure_of("SP-Op(N)"), measure_of("SP-Op(V)"), measure_of("SP-Op(W)")
+    assert nouns(sentences["c3"], sentences["r3"]) == (1.0, 1.0)  # NN {man}, NNP {french} on both sides
+    assert verbs(sentences["c1"], sentences["r1"]) == (0.0, 1.0)  # VBD {chase}/{be} 0 of 2, VBN {}/{chase} 0 of 1
+    assert wh(sentences["c3"], sentences["r3"]) == (0.0, 1.0)  # WP {}/{who}: defined, no hit
+    assert wh(sentences["c1"], sentences["r1"]) == (0.0, 0.0)  # no W tag on either side: undefined
+    with pytest.raises(UsageError, match=r"SP-Op\(N\): J, N, P, R, V, W and F are Asiya's classes of English"):
+        sp_measure(Identifier.parse("SP-Op(N)"), "de")
+
+
+def test_families_are_scored_apart_in_workers() -> None:
+    """``meta --jobs`` gives each family its own worker (they share parses, not structures)."""
+    from checkpoints.evaluate.metrics.registry import get_metric
+
+    groups = {name: get_metric(name).work_group for name in ("SP-Op(*)", "SP-Oc(*)", "DP-HWCM_r-4", "SR-Or(*)", "BLEU")}
+    assert groups["SP-Op(*)"] == groups["SP-Oc(*)"] == "linguistic:SP"
+    assert len({groups["SP-Op(*)"], groups["DP-HWCM_r-4"], groups["SR-Or(*)"], groups["BLEU"]}) == 4

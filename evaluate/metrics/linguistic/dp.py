@@ -56,32 +56,57 @@ def chain_bags(sentence: ParsedSentence, label: str) -> dict[int, Counter[str]]:
             "c": lambda index: sentence.word(index).upos.lower(),
             "r": lambda index: sentence.word(index).deprel.lower(),
         }[label]
-        chains: dict[int, list[list[tuple[str, ...]]]] = {}
-        bags: dict[int, Counter[str]] = {length: Counter() for length in range(1, MAX_CHAIN + 1)}
+        # starting[i][k]: the chains of length k+1 that start at word i; below[i][k]: those that start
+        # at any proper descendant of i. Chains are counted by text, so a long flat sentence costs
+        # the number of distinct chains, not the number of chains. Plain dicts, not Counters: this
+        # runs for every word of every text, and Counter's generic update dominates otherwise.
+        starting: dict[int, list[dict[str, int]]] = {}
+        below: dict[int, list[dict[str, int]]] = {}
+        totals: list[dict[str, int]] = [{} for _ in range(MAX_CHAIN)]
         for index in sorted(sentence.levels, key=lambda i: -sentence.levels[i]):  # descendants first
-            below = [d for d in sentence.subtree(index) if d != index]
-            own = (name(index),)
-            by_length = [[own]]
-            for length in range(2, MAX_CHAIN + 1):
-                by_length.append([own + chain for d in below for chain in chains[d][length - 2]])
-            chains[index] = by_length
-            for length, found in enumerate(by_length, start=1):
-                bags[length].update("_".join(chain) for chain in found)
-        return bags
+            under: list[dict[str, int]] = [{} for _ in range(MAX_CHAIN - 1)]
+            for child in sentence.children.get(index, ()):  # each child is read by its head only
+                from_child, from_below = starting.pop(child), below.pop(child)
+                for k in range(MAX_CHAIN - 1):
+                    _add(under[k], from_child[k])
+                    _add(under[k], from_below[k])
+            own = name(index)
+            chains = [{own: 1}, *({f"{own}_{chain}": count for chain, count in under[k].items()}
+                                  for k in range(MAX_CHAIN - 1))]
+            starting[index], below[index] = chains, under
+            for total, found in zip(totals, chains, strict=True):
+                _add(total, found)
+        return {length: Counter(total) for length, total in enumerate(totals, start=1)}
     return sentence._cached(f"dp-chains-{label}", build)
+
+
+def _add(into: dict[str, int], counts: dict[str, int]) -> None:
+    get = into.get
+    for key, count in counts.items():
+        into[key] = get(key, 0) + count
 
 
 def hwcm(candidate: ParsedSentence, reference: ParsedSentence, label: str, length: int, *, cumulative: bool) -> Pair:
     """``DP-HWCM_x-k`` (Σ hits / Σ totals over lengths ≤ k) or ``DP-HWCMi_x-k`` (length k alone)."""
-    c, r = chain_bags(candidate, label), chain_bags(reference, label)
-    if not c[1] or not r[1]:
+    counts = chain_counts(candidate, reference, label)
+    if counts is None:
         return 0.0, 0.0
     lengths = range(1, length + 1) if cumulative else (length,)
-    hits = total = 0
-    for k in lengths:
-        h, t = hits_total(c[k], r[k])
-        hits, total = hits + h, total + t
+    hits = sum(counts[k - 1][0] for k in lengths)
+    total = sum(counts[k - 1][1] for k in lengths)
     return ratio(hits, total), 1.0
+
+
+def chain_counts(candidate: ParsedSentence, reference: ParsedSentence, label: str) -> list[tuple[int, int]] | None:
+    """Hits and totals of each chain length for one candidate against one reference (None when a
+    side has no chain), computed once and read by the seven HWCM measures of a label."""
+    table = candidate._cached(f"dp-hwcm-{label}", dict)
+    found = table.get(id(reference))
+    if found is None or found[0] is not reference:  # the reference is kept with its counts, so ids stay unique
+        c, r = chain_bags(candidate, label), chain_bags(reference, label)
+        counts = None if not c[1] or not r[1] else [hits_total(c[k], r[k]) for k in range(1, MAX_CHAIN + 1)]
+        found = table[id(reference)] = (reference, counts)
+    return found[1]
 
 
 def macro(candidate: Bags, reference: Bags) -> Pair:

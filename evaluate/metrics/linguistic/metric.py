@@ -116,6 +116,11 @@ class LinguisticMetric(Metric):
     def n_stats(self) -> int:
         return 4 if self.robust else 2
 
+    @property
+    def work_group(self) -> str:
+        """A family's metrics share their structures (chains, propositions, bags); families do not."""
+        return f"linguistic:{self.name.partition('-')[0]}"
+
     def score(self, stats: np.ndarray) -> np.ndarray:
         if self.robust:
             return robust_score(stats)

@@ -51,7 +51,10 @@ def sp_measure(identifier: Identifier, language: str | None) -> Measure:
     kind = identifier.kind
     if kind == "*":
         return lambda candidate, reference: micro(bags(candidate), bags(reference))
-    if identifier.measure == "Op" and (language or "").split("-")[0] == "en" and kind.upper() in dict(COARSE_CLASSES):
+    if identifier.measure == "Op" and kind.upper() in dict(COARSE_CLASSES):
+        if language is not None and language.split("-")[0] != "en":
+            raise UsageError(f"{identifier}: J, N, P, R, V, W and F are Asiya's classes of English (PTB) tags; "
+                             f"for {language} name a tag the parser writes, e.g. SP-Op(NOUN)")
         wanted = kind.upper()
 
         def coarse(candidate: ParsedSentence, reference: ParsedSentence) -> Pair:
