@@ -312,3 +312,24 @@ def test_esa_xl_from_the_command_line(run_cli, files: dict[str, Path], tmp_path:
     report = json.loads(out)
     assert report["scores"]["A"]["ESA-xl"] == pytest.approx(1.0)  # both sides evoke only the "cars" concept
     assert "concepts:en+es" in report["signature"]["ESA-xl"]
+
+
+def test_ce_in_combinations_and_significance(run_cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A CE measure is a part of ULC and is compared between systems like any metric."""
+    (tmp_path / "src.txt").write_text(f"{SOURCE}\n{SOURCE}\n", encoding="utf-8")
+    (tmp_path / "a.txt").write_text(f"{CANDIDATE}\n{CANDIDATE}\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text(f"{SOURCE}\n{CANDIDATE}\n", encoding="utf-8")
+    code, out, err = run_cli(
+        "metrics", "-r", tmp_path / "a.txt", "-s", f"A={tmp_path / 'a.txt'}", "-s", f"B={tmp_path / 'b.txt'}",
+        "--source", tmp_path / "src.txt", "--src-lang", "en", "--tgt-lang", "es", "--parsed", CE_FIXTURE,
+        "-m", "CE-Op,ULC(BLEU,CE-Op)", "--baseline", "A", "--samples", "200", "--annotation-cache", tmp_path / "c",
+        "-f", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    # B's first line is the English source itself: its parts of speech equal the source's (6/6), the
+    # second line is A's translation (5 of 6 pooled): (6 + 5) / (6 + 6)
+    assert report["scores"]["B"]["CE-Op"] == pytest.approx(11 / 12)
+    assert report["scores"]["A"]["CE-Op"] == pytest.approx(10 / 12)
+    assert "ULC(BLEU,CE-Op)" in report["scores"]["A"]
+    comparison = [row for row in report["significance"]["comparisons"] if row["metric"] == "CE-Op"]
+    assert comparison and comparison[0]["difference"] == pytest.approx(11 / 12 - 10 / 12)
