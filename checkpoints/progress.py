@@ -16,7 +16,8 @@ T = TypeVar("T")
 Advance = Callable[[int], None]
 """``advance(n)``: n more units of the current stage are done."""
 Progress = Callable[[str, int], Advance]
-"""``progress(description, total)`` starts a stage and returns its :data:`Advance`."""
+"""``progress(description, total)`` starts a stage and returns its :data:`Advance`; a total of 0
+means the stage does not know its size in advance (a corpus read as it streams)."""
 Track = Callable[[Sequence[T]], Iterable[T]]
 """``track(items)`` yields ``items``, showing how far the loop got."""
 

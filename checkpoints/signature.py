@@ -13,13 +13,13 @@ extended or overridden with :meth:`Signature.with_fields` and rendered once by
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from checkpoints import __version__
 
 if TYPE_CHECKING:
-    from checkpoints.model import SuiteData
+    from checkpoints.model import CheckPoint, SentencePair, SuiteData
 
 
 class Signature(Mapping[str, object]):
@@ -102,19 +102,33 @@ def suite_hash(data: SuiteData) -> str:
     DM), so a suite exported and imported elsewhere, even under another name,
     keeps its hash, and any change to a check-point changes it.
     """
-    digest = hashlib.sha256()
-    digest.update(f"{data.source_lang}\t{data.target_lang}\t{data.taxonomy}\n".encode())
-    by_pair: dict[int, list[str]] = {}
-    for checkpoint in data.checkpoints:
-        refs = "\t".join(f"{r.reference_index}:{r.dm!r}:{' '.join(r.tokens)}" for r in checkpoint.references)
-        span = " ".join(map(str, checkpoint.source_indices))
-        by_pair.setdefault(checkpoint.pair_id, []).append(f"{checkpoint.id}\t{checkpoint.category}\t{span}\t{refs}\n")
-    for pair in data.pairs:
-        lines = [f"{pair.id}\t{' '.join(pair.source.forms)}\n"]
-        lines.extend(f"\t{' '.join(reference.forms)}\n" for reference in pair.references)
-        lines.extend(by_pair.get(pair.id, ()))
-        digest.update("".join(lines).encode())
-    return digest.hexdigest()[:12]
+    hasher = SuiteHasher(data.source_lang, data.target_lang, data.taxonomy)
+    hasher.add(data.pairs, data.checkpoints)
+    return hasher.hexdigest()
+
+
+class SuiteHasher:
+    """:func:`suite_hash` fed a chunk at a time, as a streaming build makes the suite: the
+    check-points of a chunk belong to its pairs, and the hash is the same however it is cut."""
+
+    def __init__(self, source_lang: str, target_lang: str, taxonomy: str) -> None:
+        self.digest = hashlib.sha256()
+        self.digest.update(f"{source_lang}\t{target_lang}\t{taxonomy}\n".encode())
+
+    def add(self, pairs: Sequence[SentencePair], checkpoints: Sequence[CheckPoint]) -> None:
+        by_pair: dict[int, list[str]] = {}
+        for checkpoint in checkpoints:
+            refs = "\t".join(f"{r.reference_index}:{r.dm!r}:{' '.join(r.tokens)}" for r in checkpoint.references)
+            span = " ".join(map(str, checkpoint.source_indices))
+            by_pair.setdefault(checkpoint.pair_id, []).append(f"{checkpoint.id}\t{checkpoint.category}\t{span}\t{refs}\n")
+        for pair in pairs:
+            lines = [f"{pair.id}\t{' '.join(pair.source.forms)}\n"]
+            lines.extend(f"\t{' '.join(reference.forms)}\n" for reference in pair.references)
+            lines.extend(by_pair.get(pair.id, ()))
+            self.digest.update("".join(lines).encode())
+
+    def hexdigest(self) -> str:
+        return self.digest.hexdigest()[:12]
 
 
 def suite_signature(data: SuiteData) -> Signature:

@@ -12,16 +12,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import fields as dataclass_fields
-from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from checkpoints.db.bulk import insert_rows
-from checkpoints.db.checkpoint_block import CheckpointRecords, pack_checkpoints, unpack_checkpoints
+from checkpoints.db.checkpoint_block import CheckpointRecords, unpack_checkpoints
 from checkpoints.db.stored_sentence import stored_sentence
+from checkpoints.db.suite_writer import SuiteWriter
 from checkpoints.db.tables import (
     AlignmentRow,
     CategoryResultRow,
@@ -99,79 +98,31 @@ def store_suite(
     suite of the same name is deleted first, in the same transaction: an
     interrupted replacement keeps the old suite.
     """
-    if session.scalar(select(Suite.id).where(Suite.name == data.name)) is not None:
-        if not replace:
-            raise SuiteError(name_taken(data.name))
-        delete_suite(session, data.name)
-    pair_position = {pair.id: position for position, pair in enumerate(data.pairs)}
-    if len(pair_position) < len(data.pairs):
-        repeated = next(pair.id for position, pair in enumerate(data.pairs) if pair_position[pair.id] != position)
-        raise SuiteError(f"pair id {repeated} is used twice in suite {data.name!r}")
-    suite = Suite(
+    claim_name(session, data.name, replace=replace)
+    writer = SuiteWriter(
+        session,
         name=data.name,
         source_lang=data.source_lang,
         target_lang=data.target_lang,
         taxonomy=data.taxonomy,
         taxonomy_version=data.taxonomy_version,
-        created=datetime.now(UTC).replace(tzinfo=None),
-        options=dict(data.options),
-        summary=dict(data.summary),
+        categories=data.categories,
+        user_categories=data.user_categories,
+        options=data.options,
     )
-    session.add(suite)
-    session.flush()
-
-    category_rows = []
-    for position, category in enumerate(data.categories):
-        category_rows.append(
-            {
-                "suite_id": suite.id,
-                "position": position,
-                "name": category.name,
-                "level": category.level.value,
-                "description": category.description,
-                "user_defined": category.name in data.user_categories,
-            }
-        )
-    if category_rows:
-        session.execute(insert(CategoryRow.__table__), category_rows)
-
-    pair_rows = [
-        {"suite_id": suite.id, "position": position, "external_id": str(pair.id)}
-        for position, pair in enumerate(data.pairs)
-    ]
-    if pair_rows:
-        session.execute(insert(Pair.__table__), pair_rows)
-    pair_at: dict[int, int] = _ids_by_key(session, Pair.position, Pair.suite_id, suite.id)
-    sentence_rows: list[tuple[object, ...]] = []
-    alignment_rows: list[tuple[object, ...]] = []
-    for position, pair in enumerate(data.pairs):
-        pair_id = pair_at[position]
-        sentence_rows.append(_sentence_row(pair_id, "source", 0, pair.source))
-        for index, reference in enumerate(pair.references):
-            sentence_rows.append(_sentence_row(pair_id, "ref", index, reference))
-        for index, alignment in enumerate(pair.alignments):
-            alignment_rows.append((pair_id, index, alignment.to_pharaoh()))
-    insert_rows(session, SentenceRow.__table__, SENTENCE_COLUMNS, sentence_rows)
-    insert_rows(session, AlignmentRow.__table__, ("pair_id", "reference_index", "links"), alignment_rows)
-
-    category_position = {category.name: position for position, category in enumerate(data.categories)}
-    block = pack_checkpoints(data.checkpoints, pair_position, category_position)
-    session.execute(insert(CheckpointBlock.__table__), [{"suite_id": suite.id, **block}])
+    writer.add(data.pairs, data.checkpoints)
     if content_hash is not None:
         data.options["content_hash"] = content_hash()
-        suite.options = dict(data.options)
-        session.flush()
-    return suite.id
+    return writer.finish(data.options, data.summary)
 
 
-SENTENCE_COLUMNS = ("pair_id", "side", "reference_index", "text", "tokens", "conllu")
-
-
-def _sentence_row(pair_id: int, side: str, index: int, sentence: Sentence) -> tuple[object, ...]:
-    """Values in :data:`SENTENCE_COLUMNS` order."""
-    has_parse = any(token.head or token.upos != "_" for token in sentence.tokens)
-    conllu = (sentence.conllu or sentence.to_conllu()) if has_parse else None
-    return (pair_id, side, index, sentence.text, sentence.tokenized_text(), conllu)
+def claim_name(session: Session, name: str, *, replace: bool = False) -> None:
+    """Make ``name`` free for a new suite: refuse a name in use, or with ``replace`` delete its
+    suite in the caller's transaction (an interrupted replacement keeps the old suite)."""
+    if session.scalar(select(Suite.id).where(Suite.name == name)) is not None:
+        if not replace:
+            raise SuiteError(name_taken(name))
+        delete_suite(session, name)
 
 
 def load_suite(session: Session, name: str | None = None) -> SuiteData:

@@ -154,14 +154,20 @@ def extract_checkpoints(
     *,
     skip_pairs: Collection[int] = (),
     progress: Callable[[int], None] | None = None,
+    first_number: int = 1,
+    summary: ExtractionSummary | None = None,
 ) -> tuple[list[CheckPoint], ExtractionSummary]:
-    """Every check-point of every pair, numbered from 1 in pair order.
+    """Every check-point of every pair, numbered from ``first_number`` in pair order.
 
     Check-points of the pairs in ``skip_pairs`` (found not to be parallel)
-    are counted as found and skipped.
+    are counted as found and skipped. A build that extracts its corpus chunk
+    by chunk passes each chunk's first number and one ``summary`` that adds
+    up the chunks.
     """
-    summary = ExtractionSummary(pairs=len(pairs), noise_filter=options.noise_filter)
-    summary.skipped_pairs = sorted(skip_pairs)
+    if summary is None:
+        summary = ExtractionSummary(noise_filter=options.noise_filter)
+    summary.pairs += len(pairs)
+    summary.skipped_pairs.extend(sorted(pair.id for pair in pairs if pair.id in skip_pairs))
     tokenizer = get_tokenizer(options.tokenize)
     checkpoints: list[CheckPoint] = []
     found_counts: Counter[str] = summary.found
@@ -211,7 +217,7 @@ def extract_checkpoints(
             if not references:
                 summary.skip(reason, category)
                 continue
-            checkpoints.append(CheckPoint(pair.id, category, indices, references, len(checkpoints) + 1))
+            checkpoints.append(CheckPoint(pair.id, category, indices, references, first_number + len(checkpoints)))
             stored_counts[category] += 1
         if progress is not None:
             progress(1)

@@ -153,8 +153,8 @@ def read_dictionaries(
     return merged
 
 
-def estimate_lexicon(pairs: Sequence[SentencePair]) -> Lexicon:
-    """A lexicon from the corpus's own alignment links (see the module docstring)."""
+def estimate_lexicon(pairs: Iterable[SentencePair]) -> Lexicon:
+    """A lexicon from the corpus's own alignment links (see the module docstring), read in one pass."""
     link_counts: dict[str, Counter[str]] = defaultdict(Counter)
     for pair in pairs:
         source = pair.source.tokens

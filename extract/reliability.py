@@ -94,20 +94,27 @@ def translated_share(source: Sequence[Token], reference: Sequence[Token] | Sente
     return found, len(judged)
 
 
-def non_parallel_pairs(pairs: Sequence[SentencePair], lexicon: Lexicon) -> list[int]:
-    """Ids of pairs whose reference (any of them) is some other sentence's translation."""
+def non_parallel_pairs(pairs: Sequence[SentencePair], lexicon: Lexicon, judged: range | None = None) -> list[int]:
+    """Ids of pairs whose reference (any of them) is some other sentence's translation.
+
+    Each pair is compared with its neighbours within :data:`SHIFT_WINDOW`; with
+    ``judged`` only the pairs at those positions are judged, the others serve
+    as neighbours: a build that streams its corpus judges a chunk with the
+    ends of the chunks on either side.
+    """
     flagged: list[int] = []
     keys = [[SentenceKeys.of(reference.tokens) for reference in pair.references] for pair in pairs]
-    for position, pair in enumerate(pairs):
+    for position in judged if judged is not None else range(len(pairs)):
+        pair = pairs[position]
         for index in range(len(pair.references)):
-            found, judged = translated_share(pair.source.tokens, keys[position][index], lexicon)
-            if judged < MIN_CONTENT_WORDS:
+            found, judged_words = translated_share(pair.source.tokens, keys[position][index], lexicon)
+            if judged_words < MIN_CONTENT_WORDS:
                 continue
-            own = found / judged
+            own = found / judged_words
             window = range(max(0, position - SHIFT_WINDOW), min(len(pairs), position + SHIFT_WINDOW + 1))
             best = max(
                 (
-                    translated_share(pair.source.tokens, keys[other][index], lexicon)[0] / judged
+                    translated_share(pair.source.tokens, keys[other][index], lexicon)[0] / judged_words
                     for other in window
                     if other != position and index < len(pairs[other].references)
                 ),

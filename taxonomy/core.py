@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -70,19 +70,22 @@ class Taxonomy:
                 return entry.category
         raise KeyError(name)
 
-    def prepare(self, corpus: Sequence[SentencePair]) -> PreparedTaxonomy:
+    def prepare(self, corpus: Iterable[SentencePair], size: int | None = None) -> PreparedTaxonomy:
         """Mine the corpus-dependent resources once per build and return the matcher.
 
         Translation entropy needs the pairs' alignments; association strength
         only the source parses. Categories without corpus filters cost nothing
-        here.
+        here. The corpus is read once, in order, so a build can stream it; a
+        taxonomy without corpus filters does not read it and takes its ``size``
+        (default: ``len(corpus)``).
         """
         patterns: list[tuple[Pattern, list[tuple[BindingFilter, Miner]]]] = []
         for entry in self.entries:
             for rule in entry.rules:
                 if isinstance(rule, Pattern) and rule.corpus_filters:
                     patterns.append((rule, [(f, _miner(f)) for f in rule.corpus_filters]))
-        for pair in corpus if patterns else ():
+        seen = 0
+        for seen, pair in enumerate(corpus if patterns else (), start=1):  # noqa: B007 - counted for after the loop
             graph = SentenceGraph(pair.source)
             for pattern, miners in patterns:
                 for binding in pattern.static_bindings(graph):
@@ -96,7 +99,9 @@ class Taxonomy:
             summaries = [dict(tables[f].summary) for rule in entry.rules for f in rule.corpus_filters]
             if summaries:
                 resources[entry.category.name] = summaries[0] if len(summaries) == 1 else summaries
-        resources["sentence_pairs"] = len(corpus)
+        if not patterns:
+            seen = size if size is not None else len(corpus)  # type: ignore[arg-type]
+        resources["sentence_pairs"] = seen
         return PreparedTaxonomy(self, tables, resources)
 
 

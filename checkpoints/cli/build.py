@@ -17,11 +17,10 @@ from checkpoints.cli.common import (
     stage_progress,
     stderr_console,
     stdout_console,
-    store_new_suite,
 )
 from checkpoints.extract.eflomal_process import DEFAULT_ALIGN_SEED
 from checkpoints.model import SuiteData
-from checkpoints.service.build import BuildRequest, build_suite
+from checkpoints.service.build import BuildRequest, build_into_store
 
 EXAMPLES = """
 The recommended recipe: eflomal alignment (the default; offline, no model to
@@ -109,8 +108,7 @@ def build(
         check_name_free(db, request.suite_name())
     started = time.perf_counter()
     with progress_bar() as bar:
-        result = build_suite(request, stage_progress(bar))
-        store_new_suite(db, result.suite, replace=replace)
+        result = build_into_store(request, db, replace=replace, progress=stage_progress(bar))
     elapsed = time.perf_counter() - started
     print_summary(result.suite.name, result.summary, result.suite, db, elapsed)
 

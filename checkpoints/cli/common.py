@@ -100,7 +100,8 @@ def plain_progress(description: str, total: int) -> Advance:
         if (finished and state["printed"]) or (not finished and now - state["shown"] >= wait):
             share = f" ({100 * state['done'] / total:.0f}%)" if total > 0 else ""
             status = "done" if finished else "so far"
-            sys.stderr.write(f"{description}: {state['done']:,}/{total:,}{share} {status}, {now - started:.0f} s\n")
+            count = f"{state['done']:,}/{total:,}" if total > 0 else f"{state['done']:,}"
+            sys.stderr.write(f"{description}: {count}{share} {status}, {now - started:.0f} s\n")
             sys.stderr.flush()
             state["shown"], state["printed"] = now, True
 
@@ -116,7 +117,7 @@ def stage_progress(bar: Progress) -> StageProgress:
     def progress(description: str, total: int) -> Callable[[int], None]:
         if bar.disable:
             return plain_progress(description, total)
-        task = bar.add_task(description, total=total)
+        task = bar.add_task(description, total=total or None)  # 0: a count not known in advance
         if bar.live.auto_refresh:
             return lambda n: bar.advance(task, n)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import sys
 import zlib
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from checkpoints.errors import InputError
@@ -54,37 +55,56 @@ def inflate_limit(compressed: int) -> int:
 def gunzip_bounded(raw: bytes, path: str | Path) -> bytes:
     """``raw`` gzip data inflated in chunks, refused once past :func:`inflate_limit` (concatenated
     gzip members, as ``cat a.gz b.gz`` makes, are read in turn)."""
-    limit = inflate_limit(len(raw))
-    pieces: list[bytes] = []
-    size = 0
-    offset = 0
     view = memoryview(raw)
+    pieces = (view[start : start + CHUNK] for start in range(0, len(raw), CHUNK))
+    return b"".join(gunzip_stream(pieces, path, inflate_limit(len(raw))))
+
+
+def gunzip_stream(chunks: Iterable[bytes | memoryview], path: str | Path, limit: int) -> Iterator[bytes]:
+    """Gzip data arriving in ``chunks``, inflated piece by piece and refused once more than
+    ``limit`` bytes came out: a reader that streams a corpus never holds the whole of it."""
+    pending = bytearray()
+    source = iter(chunks)
+    exhausted = False
+    size = 0
+
+    def feed() -> bool:
+        nonlocal exhausted
+        if exhausted:
+            return False
+        piece = next(source, None)
+        if piece is None:
+            exhausted = True
+            return False
+        pending.extend(piece)
+        return True
+
     try:
-        while offset < len(raw):
+        while pending or feed():
             inflater = zlib.decompressobj(wbits=31)
-            consumed = 0
             while not inflater.eof:
-                feed = inflater.unconsumed_tail
-                if not feed:
-                    feed = view[offset + consumed : offset + consumed + CHUNK]
-                    consumed += len(feed)
-                out = inflater.decompress(feed, CHUNK)
-                if not out and not feed:
-                    raise InputError(path, None, "not a readable gzip file (it ends before its end-of-stream marker)")
+                data = inflater.unconsumed_tail
+                if not data:
+                    if not pending and not feed():
+                        raise InputError(path, None, "not a readable gzip file (it ends before its end-of-stream marker)")
+                    data, pending[:] = bytes(pending), b""
+                out = inflater.decompress(data, CHUNK)
                 size += len(out)
                 if size > limit:
                     raise InputError(
                         path, None,
-                        f"inflates to more than {limit:,} bytes ({len(raw):,} compressed): refused as a "
-                        "decompression bomb (set CHECKPOINTS_MAX_INFLATED_BYTES to allow more)",
+                        f"inflates to more than {limit:,} bytes: refused as a decompression bomb "
+                        "(set CHECKPOINTS_MAX_INFLATED_BYTES to allow more)",
                     )
-                pieces.append(out)
-            offset += consumed - len(inflater.unused_data)
-            if bytes(view[offset : offset + 2]) != GZIP_MAGIC:
+                if out:
+                    yield out
+            pending[:0] = inflater.unused_data
+            while len(pending) < 2 and feed():
+                pass
+            if bytes(pending[:2]) != GZIP_MAGIC:
                 break  # trailing bytes after the last member, which gzip itself ignores
     except zlib.error as error:
         raise InputError(path, None, f"not a readable gzip file ({error})") from None
-    return b"".join(pieces)
 
 
 def max_line_chars() -> int:

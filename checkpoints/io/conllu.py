@@ -15,7 +15,7 @@ and empty nodes take no part in the check.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from checkpoints.errors import InputError
@@ -32,26 +32,36 @@ def read_conllu(path: str | Path, language: str = "") -> list[Sentence]:
     return parse_conllu(iter_lines(path), path, language)
 
 
+def iter_conllu(path: str | Path, language: str = "") -> Iterator[Sentence]:
+    """The sentences of a CoNLL-U file one by one, for corpora too large to hold at once."""
+    return _sentences(iter_lines(path), path, language)
+
+
 def parse_conllu_string(text: str, language: str = "", name: str = "<string>") -> list[Sentence]:
     return parse_conllu(text.splitlines(), name, language)
 
 
 def parse_conllu(lines: Iterable[str], path: str | Path, language: str = "") -> list[Sentence]:
-    sentences: list[Sentence] = []
+    return list(_sentences(lines, path, language))
+
+
+def _sentences(lines: Iterable[str], path: str | Path, language: str) -> Iterator[Sentence]:
     block: list[tuple[int, str]] = []
     number = 0
+    found = False
     for number, line in enumerate(lines, start=1):
         if line.strip() == "":
             if block:
-                sentences.append(_parse_block(block, path, language))
+                yield _parse_block(block, path, language)
+                found = True
                 block = []
             continue
         block.append((number, line))
     if block:
-        sentences.append(_parse_block(block, path, language))
-    if not sentences:
+        yield _parse_block(block, path, language)
+        found = True
+    if not found:
         raise InputError(path, None if number == 0 else number, "no sentences in this CoNLL-U file")
-    return sentences
 
 
 def _parse_block(block: list[tuple[int, str]], path: str | Path, language: str) -> Sentence:

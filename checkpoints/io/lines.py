@@ -6,15 +6,17 @@ bundled demo data) can stay compressed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from checkpoints.errors import InputError
 from checkpoints.io.bounded import (
+    CHUNK,
     check_line_length,
-    gunzip_bounded,
+    gunzip_stream,
+    inflate_limit,
     max_line_chars,
-    read_file_bytes,
 )
 
 
@@ -24,26 +26,86 @@ def read_lines(path: str | Path) -> list[str]:
 
 
 def iter_lines(path: str | Path) -> Iterator[str]:
-    """The file's lines; a ``.gz`` file inflated with a bound, and every line bounded
+    """The file's lines, read piece by piece so that a corpus of any size streams through in
+    bounded memory; a ``.gz`` file inflated with a bound, and every line bounded
     (:mod:`checkpoints.io.bounded`)."""
-    raw = read_file_bytes(path)
+    chunks: Iterable[bytes] = file_chunks(path)
     if str(path).endswith(".gz"):
-        raw = gunzip_bounded(raw, path)
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
-        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
-        raise InputError(path, line, f"not valid UTF-8 (byte {column} of the line)") from None
-    if not text:
-        return
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
+        chunks = gunzip_stream(chunks, path, inflate_limit(_size(path)))
     limit = max_line_chars()
-    for number, line in enumerate(lines, start=1):
-        if len(line) > limit:
-            check_line_length(path, number, line, limit)
-        yield line.removesuffix("\r")
+    number = 0
+    for block in _line_blocks(chunks, limit):
+        if number == 0:
+            block = block.removeprefix(b"\xef\xbb\xbf")
+        try:
+            text = block.decode("utf-8")
+        except UnicodeDecodeError as error:
+            if not block.endswith(b"\n") and len(block) > 4 * limit:  # a monster line cut short
+                check_line_length(path, number + 1, block.decode("utf-8", "replace"), limit)
+            line = number + block.count(b"\n", 0, error.start) + 1
+            column = error.start - (block.rfind(b"\n", 0, error.start) + 1) + 1
+            raise InputError(path, line, f"not valid UTF-8 (byte {column} of the line)") from None
+        lines = text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        for line in lines:
+            number += 1
+            if len(line) > limit:
+                check_line_length(path, number, line, limit)
+            yield line.removesuffix("\r")
+
+
+def _line_blocks(chunks: Iterable[bytes], limit: int) -> Iterator[bytes]:
+    """The input cut after the last line end of each piece, so that no line is split between
+    two blocks; a line growing past four bytes per allowed character comes out unfinished,
+    to be refused before it is whole."""
+    pending = b""
+    for chunk in chunks:
+        pending += chunk
+        end = pending.rfind(b"\n")
+        if end < 0:
+            if len(pending) > 4 * limit:
+                yield pending
+                return
+            continue
+        block, pending = pending[: end + 1], pending[end + 1 :]
+        yield block
+    if pending:
+        yield pending
+
+
+def file_chunks(path: str | Path) -> Iterator[bytes]:
+    """The file's bytes in pieces (``-``: standard input), with one-line errors for a missing,
+    directory or unreadable file."""
+    if str(path) == "-":
+        while piece := sys.stdin.buffer.read(CHUNK):
+            yield piece
+        return
+    try:
+        handle = Path(path).open("rb")  # noqa: SIM115 - closed by the ``with`` below, once open
+    except FileNotFoundError:
+        raise InputError(path, None, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(path, None, "is a directory, not a file") from None
+    except PermissionError:
+        raise InputError(path, None, "permission denied") from None
+    except OSError as error:
+        raise InputError(path, None, f"cannot read: {error.strerror or error}") from None
+    with handle:
+        while True:
+            try:
+                piece = handle.read(CHUNK)
+            except IsADirectoryError:
+                raise InputError(path, None, "is a directory, not a file") from None
+            except OSError as error:
+                raise InputError(path, None, f"cannot read: {error.strerror or error}") from None
+            if not piece:
+                return
+            yield piece
+
+
+def _size(path: str | Path) -> int:
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0

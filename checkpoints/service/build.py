@@ -4,273 +4,118 @@ This module only orchestrates; each step lives in its own module. Everything
 that can fail on user input (files, models, taxonomy, dictionary) runs before
 the database transaction opens, and the store is written in one transaction,
 so a failed build leaves no suite behind.
+
+The corpus streams through in chunks (:mod:`checkpoints.service.build_corpus`):
+read and parsed a chunk at a time, aligned whole, then mined for the
+taxonomy's corpus statistics and extracted chunk by chunk, each chunk stored
+as soon as its check-points are found (:func:`build_into_store`). Memory holds
+a few chunks, the packed alignments and the packed check-points, not the
+corpus. Held whole (:func:`build_suite`), the same chunks make the same suite.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from checkpoints import __version__
-from checkpoints.errors import CorpusMismatch, InputError, UsageError
-from checkpoints.extract.dictionary import Lexicon, is_named_dictionary
-from checkpoints.extract.eflomal_process import DEFAULT_ALIGN_SEED
+from checkpoints.extract.checkpoints import ExtractionOptions, Finder
 from checkpoints.extract.langcodes import language
 from checkpoints.extract.reliability import CLASS_FLUID_LANGUAGES
-from checkpoints.extract.repair import RepairCounts
 from checkpoints.gcpause import bulk_work
-from checkpoints.io.conllu import read_conllu
-from checkpoints.io.pharaoh import read_pharaoh
-from checkpoints.io.text import read_sentences
-from checkpoints.model import Alignment, Sentence, SentencePair, SuiteData
+from checkpoints.model import CheckPoint, SentencePair, SuiteData
 from checkpoints.progress import Progress, no_progress
+from checkpoints.service.build_corpus import AlignedCorpus, align_pairs
+from checkpoints.service.build_request import BuildRequest, BuildResult, input_paths
+from checkpoints.service.pair_spool import MEMORY_PAIRS
+from checkpoints.signature import SuiteHasher
 from checkpoints.tokenizers import default_match_tokenizer
 
 if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from checkpoints.service.store import Store
     from checkpoints.taxonomy import Taxonomy
 
-DEFAULT_MIN_DM = 0.0
-"""References below this DM are dropped; see docs/building.md#reference-quality for why 0."""
-
-@dataclass(slots=True)
-class BuildRequest:
-    """Everything ``checkpoints build`` was asked to do."""
-
-    source_lang: str
-    target_lang: str
-    source: Path | None = None
-    references: list[Path] = field(default_factory=list)
-    source_conllu: Path | None = None
-    reference_conllu: list[Path] = field(default_factory=list)
-    alignments: list[Path] = field(default_factory=list)
-    aligner: str = "eflomal"
-    align_model: str = "bert-base-multilingual-cased"
-    align_method: str = "itermax"
-    seed: int | None = DEFAULT_ALIGN_SEED
-    """Seed of eflomal's sampling: the same inputs and seed give the same suite. None: unseeded."""
-    taxonomy: str | None = None
-    dictionaries: list[Path] = field(default_factory=list)
-    threads: int | None = None
-    """CPU threads the parser (torch) may use on raw text; None: torch's default."""
-    name: str | None = None
-    noise_filter: bool = True
-    stanza_dir: str | None = None
-    min_dm: float = DEFAULT_MIN_DM
-    repair: bool = True
-    pos_filter: bool = True
-    parallel_filter: bool = True
-    confirm: bool = True
-    complete: bool = True
-    audit: bool = True
-
-    def validate(self) -> None:
-        raw = self.source is not None or bool(self.references)
-        conllu = self.source_conllu is not None or bool(self.reference_conllu)
-        if raw and conllu:
-            raise UsageError("give either --source/--reference or --source-conllu/--reference-conllu, not both")
-        if raw and (self.source is None or not self.references):
-            raise UsageError("--source needs at least one --reference (and the other way round)")
-        if conllu and (self.source_conllu is None or not self.reference_conllu):
-            raise UsageError("--source-conllu needs at least one --reference-conllu (and the other way round)")
-        if not raw and not conllu:
-            raise UsageError("no corpus: give --source and --reference, or --source-conllu and --reference-conllu")
-        if self.alignments and len(self.alignments) != self.reference_count:
-            raise UsageError(
-                f"{len(self.alignments)} --alignment files for {self.reference_count} references: give one per reference, in the same order"
-            )
-        if not 0.0 <= self.min_dm <= 1.0:
-            raise UsageError(f"--min-dm {self.min_dm}: DM lies between 0.1 and 1, give a value from 0 to 1")
-        if self.aligner not in ("simalign", "eflomal"):
-            raise UsageError(f"unknown aligner {self.aligner!r} (choose eflomal or simalign)")
-        for path in [self.source, *self.references, self.source_conllu, *self.reference_conllu, *self.alignments]:
-            if path is not None and not Path(path).is_file():
-                raise InputError(path, None, "no such file")
-        if self.threads is not None and self.threads < 1:
-            raise UsageError(f"--threads must be at least 1, not {self.threads}")
-        for dictionary in self.dictionaries:
-            if not is_named_dictionary(str(dictionary)) and not Path(dictionary).is_file():
-                raise InputError(dictionary, None, "no such file (given to --dictionary)")
-
-    @property
-    def reference_count(self) -> int:
-        return len(self.references) if self.references else len(self.reference_conllu)
-
-    def suite_name(self) -> str:
-        """The name the suite will be stored under: ``name``, else one from the source file and languages."""
-        return self.name or _default_name(self)
-
-    def taxonomy_name(self) -> str:
-        if self.taxonomy:
-            return self.taxonomy
-        language = self.source_lang.split("-")[0].lower()
-        return language if language in ("en", "zh") else "ud"
-
-
-@dataclass(slots=True)
-class BuildResult:
-    suite: SuiteData
-    summary: dict[str, object]
-
-
-def read_corpus(request: BuildRequest, progress: Progress = no_progress) -> tuple[list[Sentence], list[list[Sentence]], dict[str, str]]:
-    """Source sentences and, per reference, its sentences; parsed, in file order."""
-    if request.source_conllu is not None:
-        sources = read_conllu(request.source_conllu, request.source_lang)
-        references = [read_conllu(path, request.target_lang) for path in request.reference_conllu]
-        _check_counts(request.source_conllu, len(sources), request.reference_conllu, [len(r) for r in references], "sentences")
-        return sources, references, {"parser": "conllu"}
-    if request.source is None:
-        raise UsageError("no source file given")
-    source_lines = read_sentences(request.source)
-    reference_lines = [read_sentences(path) for path in request.references]
-    _check_counts(request.source, len(source_lines), request.references, [len(r) for r in reference_lines], "lines")
-    from checkpoints.extract.parse import StanzaParser
-
-    if request.threads is not None:
-        import torch
-
-        # torch's default (one thread per core) oversubscribes small batches: 50 raw pairs took
-        # 41–91 s with it and 12.5 s with one thread on two cores
-        torch.set_num_threads(request.threads)
-    source_parser = StanzaParser(request.source_lang, model_dir=request.stanza_dir)
-    target_parser = StanzaParser(request.target_lang, model_dir=request.stanza_dir)
-    advance = progress(f"parsing {request.source_lang}", 1)
-    sources = source_parser.parse(source_lines, request.source_lang)
-    advance(1)
-    references = []
-    for lines in reference_lines:
-        advance = progress(f"parsing {request.target_lang}", 1)
-        references.append(target_parser.parse(lines, request.target_lang))
-        advance(1)
-    return sources, references, {
-        "parser": f"{source_parser.name}-{source_parser.version}",
-        "parser_settings": {"source": source_parser.settings(), "target": target_parser.settings()},
-    }
-
-
-def _check_counts(source: Path, n_source: int, references: Sequence[Path], counts: Sequence[int], unit: str) -> None:
-    for path, count in zip(references, counts, strict=True):
-        if count != n_source:
-            raise CorpusMismatch(f"{path}: {count} {unit}, but {source} has {n_source}: the files must be parallel")
-
-
-def align_corpus(
-    request: BuildRequest,
-    sources: list[Sentence],
-    references: list[list[Sentence]],
-    progress: Progress = no_progress,
-    lexicon: Lexicon | None = None,
-) -> tuple[list[list[Alignment]], dict[str, object]]:
-    """One list of alignments per reference (each as long as the corpus).
-
-    ``lexicon`` (the build's dictionaries) guides an aligner that can use one.
-    """
-    source_lengths = [len(sentence) for sentence in sources]
-    if request.alignments:
-        result = []
-        for path, reference in zip(request.alignments, references, strict=True):
-            result.append(read_pharaoh(path, source_lengths, [len(sentence) for sentence in reference]))
-        return result, {"aligner": "pharaoh-files"}
-    from checkpoints.extract.align import aligner_tokens, make_aligner
-
-    if request.aligner == "eflomal":
-        aligner = make_aligner("eflomal", seed=request.seed)
-    else:
-        aligner = make_aligner(request.aligner, request.align_model, request.align_method)
-    key = aligner.token_key
-    result = []
-    for reference in references:
-        advance = progress(f"aligning with {aligner.name}", 1)
-        corpus = [(aligner_tokens(s, key), aligner_tokens(r, key)) for s, r in zip(sources, reference, strict=True)]
-        result.append(aligner.align(corpus, lexicon))
-        advance(1)
-    return result, {"aligner": f"{aligner.name}-{aligner.version}", "aligner_settings": aligner.settings()}
-
+__all__ = ["AlignedCorpus", "BuildRequest", "BuildResult", "align_pairs", "build_into_store", "build_suite", "build_suite_from"]
 
 @bulk_work
 def build_suite(request: BuildRequest, progress: Progress = no_progress) -> BuildResult:
-    """Everything up to (not including) the store: the suite as core types and its summary."""
+    """The whole suite in memory as core types, and its summary (nothing stored)."""
     request.validate()
-    return _build_suite(request, progress)
+    taxonomy = _load_taxonomy(request)
+    corpus = align_pairs(request, progress)
+    try:
+        return build_suite_from(request, corpus, progress, taxonomy)
+    finally:
+        corpus.close()
 
 
-@dataclass(slots=True)
-class AlignedCorpus:
-    """The corpus read, parsed and aligned: what a build extracts from, and what ``align`` writes."""
+@bulk_work
+def build_into_store(
+    request: BuildRequest, store: Store, *, replace: bool = False, progress: Progress = no_progress
+) -> BuildResult:
+    """Build and store the suite chunk by chunk, in one transaction: memory does not grow with
+    the corpus, and an interrupted build leaves no suite. The result's suite holds everything
+    but the pairs and check-points, which are in the store."""
+    from checkpoints.service.store import write_new_suite
 
-    pairs: list[SentencePair]
-    lexicon: Lexicon
-    """The dictionaries given, merged, or a lexicon estimated from the alignments."""
-    options: dict[str, object]
-    """How the corpus was parsed and aligned and which dictionary weighs references."""
-    repairs: RepairCounts
+    request.validate()
+    taxonomy = _load_taxonomy(request)
+    corpus = align_pairs(request, progress)
+    try:
+        plan = plan_suite(request, corpus, progress, taxonomy)
 
+        def write(session: Session) -> int:
+            from checkpoints.db.repo import claim_name
+            from checkpoints.db.suite_writer import SuiteWriter
 
-def align_pairs(request: BuildRequest, progress: Progress = no_progress) -> AlignedCorpus:
-    """Read, parse and align the corpus; repair automatic alignments (:mod:`checkpoints.extract.repair`)."""
-    from checkpoints.extract.dictionary import estimate_lexicon, read_dictionaries
-    from checkpoints.extract.repair import RepairCounts, repair_alignment
+            header = plan.header
+            claim_name(session, header.name, replace=replace)
+            writer = SuiteWriter(
+                session, name=header.name, source_lang=header.source_lang, target_lang=header.target_lang,
+                taxonomy=header.taxonomy, taxonomy_version=header.taxonomy_version, categories=header.categories,
+                user_categories=header.user_categories, options=header.options,
+            )
+            result = plan.extract(writer.add, progress)
+            return writer.finish(result.suite.options, result.summary)
 
-    sources, references, parser_info = read_corpus(request, progress)
-    dictionary: Lexicon | None = None
-    if request.dictionaries:
-        words = {key for sentence in sources for token in sentence.tokens for key in (token.lemma, token.form)}
-        dictionary = read_dictionaries(request.dictionaries, request.source_lang, request.target_lang, words)
-    alignments, aligner_info = align_corpus(request, sources, references, progress, dictionary or Lexicon())
-    pairs = [
-        SentencePair(
-            id=index + 1,
-            source=source,
-            references=[reference[index] for reference in references],
-            alignments=[alignment[index] for alignment in alignments],
-        )
-        for index, source in enumerate(sources)
-    ]
-    lexicon = dictionary if dictionary is not None else estimate_lexicon(pairs)
-    repairs = RepairCounts()
-    if request.repair and not request.alignments:
-        for pair in pairs:
-            pair.alignments = [
-                repair_alignment(pair.source, reference, alignment, lexicon, repairs)
-                for reference, alignment in zip(pair.references, pair.alignments, strict=True)
-            ]
-    options = {**parser_info, **aligner_info, "dictionary": lexicon.describe(), "dictionary_entries": len(lexicon)}
-    return AlignedCorpus(pairs, lexicon, options, repairs)
+        write_new_suite(store, plan.header.name, write)
+        return plan.result
+    finally:
+        corpus.close()
 
 
-def stored_lexicon(pairs: Sequence[SentencePair], lexicon: Lexicon) -> dict[str, list[str]]:
-    """The lexicon's entries for the corpus's source words (forms and lemmas), kept with the suite
-    as ``options["lexicon"]``: evaluation's alternative references and ``attribute``'s alignment
-    read them there, so neither needs the dictionary files the build was given."""
-    return lexicon.entries_for(
-        key for pair in pairs for token in pair.source.tokens for key in (token.form, token.lemma) if key not in ("", "_")
-    )
-
-
-def _build_suite(request: BuildRequest, progress: Progress) -> BuildResult:
+def _load_taxonomy(request: BuildRequest) -> Taxonomy:
     from checkpoints.taxonomy import load_taxonomy
 
-    taxonomy = load_taxonomy(request.taxonomy_name())  # a bad taxonomy file fails before any parsing
-    return build_suite_from(request, align_pairs(request, progress), progress, taxonomy)
+    return load_taxonomy(request.taxonomy_name())  # a bad taxonomy file fails before any parsing
 
 
 def build_suite_from(
     request: BuildRequest, corpus: AlignedCorpus, progress: Progress = no_progress, taxonomy: Taxonomy | None = None
 ) -> BuildResult:
-    """The suite of an aligned corpus: check-points, their references, the filters' counts."""
-    from checkpoints.extract.checkpoints import ExtractionOptions, extract_checkpoints
-    from checkpoints.extract.reliability import non_parallel_pairs
-    from checkpoints.taxonomy import builtin_taxonomies, load_taxonomy
+    """The suite of an aligned corpus, held whole: check-points, their references, the filters' counts."""
+    plan = plan_suite(request, corpus, progress, taxonomy or _load_taxonomy(request))
+    pairs: list[SentencePair] = []
+    checkpoints: list[CheckPoint] = []
 
-    if taxonomy is None:
-        taxonomy = load_taxonomy(request.taxonomy_name())
-    pairs, lexicon, repairs = corpus.pairs, corpus.lexicon, corpus.repairs
-    prepared = taxonomy.prepare(pairs)
-    levels = {category.name: category.level for category in taxonomy.categories}
-    skip_pairs = non_parallel_pairs(pairs, lexicon) if request.parallel_filter else []
-    advance = progress("finding check-points", len(pairs))
+    def keep(chunk: list[SentencePair], found: list[CheckPoint]) -> None:
+        pairs.extend(chunk)
+        checkpoints.extend(found)
+
+    result = plan.extract(keep, progress)
+    result.suite.pairs, result.suite.checkpoints = pairs, checkpoints
+    return result
+
+
+def plan_suite(request: BuildRequest, corpus: AlignedCorpus, progress: Progress, taxonomy: Taxonomy) -> SuitePlan:
+    """Mine the taxonomy's corpus statistics (one pass over the corpus) and settle the suite's
+    options: everything extraction needs before the first check-point is found."""
+    from checkpoints.taxonomy import builtin_taxonomies
+
+    prepared = taxonomy.prepare(corpus, size=len(corpus))
     extraction = ExtractionOptions(
         noise_filter=request.noise_filter,
         tokenize=default_match_tokenizer(request.target_lang),
@@ -281,11 +126,7 @@ def build_suite_from(
         confirm=request.confirm,
         complete=request.complete,
     )
-    checkpoints, summary = extract_checkpoints(
-        pairs, prepared, levels, lexicon, extraction, skip_pairs=skip_pairs, progress=advance
-    )
     custom_taxonomy = request.taxonomy_name() not in builtin_taxonomies()
-    name = request.suite_name()
     options: dict[str, object] = {
         "source_lang": request.source_lang,
         "target_lang": request.target_lang,
@@ -303,37 +144,115 @@ def build_suite_from(
         "confirm": request.confirm,
         "complete": request.complete,
         "references": request.reference_count,
-        "inputs": [str(p) for p in _input_paths(request)],
+        "inputs": [str(p) for p in input_paths(request)],
         "checkpoints_version": __version__,
-        "lexicon": stored_lexicon(pairs, lexicon),
+        "lexicon": corpus.lexicon.entries_for(corpus.source_keys),
     }
-    summary_dict = summary.to_json(c.name for c in taxonomy.categories)
-    summary_dict["resources"] = _jsonable(getattr(prepared, "resources", {}))
-    summary_dict["alignment_repairs"] = repairs.to_json()
-    summary_dict["empty_alignments"] = sum(
-        1 for pair in pairs if pair.alignments and all(not alignment.links for alignment in pair.alignments)
-    )
-    summary_dict["warnings"] = build_warnings(request, taxonomy.language, summary_dict)
-    suite = SuiteData(
-        name=name,
+    header = SuiteData(
+        name=request.suite_name(),
         source_lang=request.source_lang,
         target_lang=request.target_lang,
         taxonomy=taxonomy.name,
         taxonomy_version=str(taxonomy.version),
         categories=list(taxonomy.categories),
-        pairs=pairs,
-        checkpoints=checkpoints,
+        pairs=[],
+        checkpoints=[],
         options=options,
-        summary=summary_dict,
         user_categories={c.name for c in taxonomy.categories} if custom_taxonomy else set(),
     )
-    if request.audit and checkpoints:
-        from checkpoints.evaluate.audit import audit_suite
+    return SuitePlan(request, corpus, taxonomy, prepared, extraction, header)
 
-        advance = progress("auditing the suite", 1)
-        summary_dict["audit"] = audit_suite(suite).to_json()
-        advance(1)
-    return BuildResult(suite, summary_dict)
+
+AUDIT_PAIRS = MEMORY_PAIRS
+"""The audit reads the suite's first pairs, up to this many: the pairs a build keeps in memory
+anyway, enough for every category's figures, and the same whether the suite is held or streamed."""
+
+
+@dataclass(slots=True)
+class SuitePlan:
+    """A suite ready to be extracted: :meth:`extract` streams it into a sink."""
+
+    request: BuildRequest
+    corpus: AlignedCorpus
+    taxonomy: Taxonomy
+    prepared: Finder
+    extraction: ExtractionOptions
+    header: SuiteData
+    result: BuildResult = field(init=False)
+
+    def extract(self, sink: Callable[[list[SentencePair], list[CheckPoint]], None], progress: Progress) -> BuildResult:
+        """Find every check-point, chunk by chunk in corpus order, and hand each chunk to ``sink``;
+        the summary, the audit and the content hash come at the end."""
+        from checkpoints.extract.checkpoints import ExtractionSummary, extract_checkpoints
+
+        request, corpus, taxonomy, header = self.request, self.corpus, self.taxonomy, self.header
+        levels = {category.name: category.level for category in taxonomy.categories}
+        summary = ExtractionSummary(noise_filter=request.noise_filter)
+        hasher = SuiteHasher(header.source_lang, header.target_lang, header.taxonomy)
+        sample = SuiteData(**{**_fields(header), "pairs": [], "checkpoints": []})
+        empty_alignments = 0
+        number = 1
+        advance = progress("finding check-points", len(corpus))
+        for chunk, skip in _parallel_flags(corpus, request.parallel_filter):
+            found, _ = extract_checkpoints(
+                chunk, self.prepared, levels, corpus.lexicon, self.extraction, skip_pairs=skip,
+                progress=advance, first_number=number, summary=summary,
+            )
+            number += len(found)
+            empty_alignments += sum(
+                1 for pair in chunk if pair.alignments and all(not alignment.links for alignment in pair.alignments)
+            )
+            hasher.add(chunk, found)
+            sink(chunk, found)
+            if len(sample.pairs) < AUDIT_PAIRS:
+                sample.pairs.extend(chunk[: AUDIT_PAIRS - len(sample.pairs)])
+                last = sample.pairs[-1].id
+                sample.checkpoints.extend(checkpoint for checkpoint in found if checkpoint.pair_id <= last)
+        summary_dict = summary.to_json(c.name for c in taxonomy.categories)
+        summary_dict["resources"] = _jsonable(getattr(self.prepared, "resources", {}))
+        summary_dict["alignment_repairs"] = corpus.repairs.to_json()
+        summary_dict["empty_alignments"] = empty_alignments
+        summary_dict["warnings"] = build_warnings(request, taxonomy.language, summary_dict)
+        options = {**header.options, "content_hash": hasher.hexdigest()}
+        suite = SuiteData(**{**_fields(header), "options": options, "summary": summary_dict})
+        if request.audit and sample.checkpoints:
+            from checkpoints.evaluate.audit import audit_suite
+
+            advance = progress("auditing the suite", 1)
+            audit = audit_suite(sample).to_json()
+            if len(sample.pairs) < summary.pairs:
+                audit["pairs"] = len(sample.pairs)
+            summary_dict["audit"] = audit
+            advance(1)
+        self.result = BuildResult(suite, summary_dict)
+        return self.result
+
+
+def _fields(suite: SuiteData) -> dict[str, object]:
+    return {name: getattr(suite, name) for name in SuiteData.__slots__}  # type: ignore[attr-defined]
+
+
+def _parallel_flags(corpus: AlignedCorpus, enabled: bool) -> Iterator[tuple[list[SentencePair], set[int]]]:
+    """Each chunk with the ids of its pairs whose reference translates a neighbour better
+    (:func:`~checkpoints.extract.reliability.non_parallel_pairs`): a chunk is judged once the next
+    one is read, so that pairs at its ends have their neighbours on both sides."""
+    from checkpoints.extract.reliability import SHIFT_WINDOW, non_parallel_pairs
+
+    def flagged(before: list[SentencePair], chunk: list[SentencePair], after: list[SentencePair]) -> set[int]:
+        if not enabled:
+            return set()
+        window = before + chunk + after
+        return set(non_parallel_pairs(window, corpus.lexicon, range(len(before), len(before) + len(chunk))))
+
+    before: list[SentencePair] = []
+    pending: list[SentencePair] | None = None
+    for chunk in corpus.chunks():
+        if pending is not None:
+            yield pending, flagged(before, pending, chunk[:SHIFT_WINDOW])
+            before = pending[-SHIFT_WINDOW:]
+        pending = chunk
+    if pending is not None:
+        yield pending, flagged(before, pending, [])
 
 
 MOSTLY_SKIPPED = 0.5
@@ -374,15 +293,3 @@ def _jsonable(value: object) -> object:
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     return str(value)
-
-
-def _input_paths(request: BuildRequest) -> list[Path]:
-    paths: list[Path | None] = [request.source, *request.references, request.source_conllu, *request.reference_conllu]
-    paths.extend(request.alignments)
-    return [p for p in paths if p is not None]
-
-
-def _default_name(request: BuildRequest) -> str:
-    first = request.source or request.source_conllu
-    stem = Path(first).stem if first is not None else "suite"
-    return f"{stem}-{request.source_lang}-{request.target_lang}"

@@ -16,6 +16,7 @@ from checkpoints.gcpause import bulk_work
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL
+    from sqlalchemy.orm import Session
 
     from checkpoints.model import SuiteData
 
@@ -91,48 +92,61 @@ def store_new_suite(store: Store, data: SuiteData, *, replace: bool = False) -> 
 
 
 def _store_new_suite(store: Store, data: SuiteData, replace: bool = False) -> int:
-    from checkpoints.db.session import describe, sqlite_file, store_url
+    from checkpoints.db.repo import store_suite
     from checkpoints.signature import suite_hash
     from checkpoints.workers import in_background
 
     # the content hash reads every check-point, as storing does: a second CPU computes it meanwhile
     with in_background(lambda: suite_hash(data)) as content_hash:
-        if isinstance(store, Engine):
-            return _store(store, data, content_hash.result, replace)
-        url = store_url(store)
-        path = sqlite_file(url)
-        if path is None or path.exists() or path.is_symlink() or "uri" in url.query:
-            with engine_for(store, create=True) as engine:
-                return _store(engine, data, content_hash.result, replace)
-        return _store_into_new_file(url, path, data, describe(url), content_hash.result, replace)
+        return write_new_suite(
+            store, data.name, lambda session: store_suite(session, data, content_hash=content_hash.result, replace=replace)
+        )
 
 
-def _store(engine: Engine, data: SuiteData, content_hash: Callable[[], str], replace: bool = False) -> int:
+def write_new_suite(store: Store, name: str, write: Callable[[Session], int]) -> int:
+    """Run ``write`` (which writes the suite called ``name`` and returns its id) in one transaction,
+    into a new SQLite file only once it succeeded (see :func:`store_new_suite`).
+
+    ``write`` may run twice: when another process created the same new file
+    meanwhile, it runs again against that file. A streaming build re-extracts
+    then, as its corpus is still at hand.
+    """
+    from checkpoints.db.session import describe, sqlite_file, store_url
+
+    if isinstance(store, Engine):
+        return _store(store, name, write)
+    url = store_url(store)
+    path = sqlite_file(url)
+    if path is None or path.exists() or path.is_symlink() or "uri" in url.query:
+        with engine_for(store, create=True) as engine:
+            return _store(engine, name, write)
+    return _store_into_new_file(url, path, name, write, describe(url))
+
+
+def _store(engine: Engine, name: str, write: Callable[[Session], int]) -> int:
     from sqlalchemy import select
     from sqlalchemy.exc import IntegrityError
 
-    from checkpoints.db.repo import name_taken, store_suite
+    from checkpoints.db.repo import name_taken
     from checkpoints.db.session import transaction
     from checkpoints.db.tables import Suite
     from checkpoints.errors import SuiteError
 
     try:
         with transaction(engine) as session:
-            return store_suite(session, data, content_hash=content_hash, replace=replace)
+            return write(session)
     except IntegrityError:
         # Two writers checked the name at the same moment (PostgreSQL lets both
         # pass the check; the unique index stops the second): the same message
         # as when the suite was there before.
         with transaction(engine) as session:
-            taken = session.scalar(select(Suite.id).where(Suite.name == data.name)) is not None
+            taken = session.scalar(select(Suite.id).where(Suite.name == name)) is not None
         if taken:
-            raise SuiteError(name_taken(data.name)) from None
+            raise SuiteError(name_taken(name)) from None
         raise
 
 
-def _store_into_new_file(
-    url: URL, path: Path, data: SuiteData, where: str, content_hash: Callable[[], str], replace: bool = False
-) -> int:
+def _store_into_new_file(url: URL, path: Path, name: str, write: Callable[[Session], int], where: str) -> int:
     from checkpoints.db.session import open_engine
     from checkpoints.errors import StoreError
 
@@ -150,7 +164,7 @@ def _store_into_new_file(
     try:
         engine = open_engine(url.set(database=str(temporary)), create=True)
         try:
-            suite_id = _store(engine, data, content_hash, replace)
+            suite_id = _store(engine, name, write)
         finally:
             engine.dispose()
         try:
@@ -163,7 +177,7 @@ def _store_into_new_file(
             pass
         engine = open_engine(url, create=True)
         try:
-            return _store(engine, data, content_hash, replace)
+            return _store(engine, name, write)
         finally:
             engine.dispose()
     finally:
