@@ -72,15 +72,17 @@ def maximum_matching(candidates: Sequence[Sequence[int]]) -> int:
     made the whole extraction 25% slower (measured with benchmarks/build.py).
     """
     owner: dict[int, int] = {}
+    return sum(1 for row in range(len(candidates)) if candidates[row] and _augment(candidates, owner, row, set()))
 
-    def augment(row: int, seen: set[int]) -> bool:
-        for item in candidates[row]:
-            if item in seen:
-                continue
-            seen.add(item)
-            if item not in owner or augment(owner[item], seen):
-                owner[item] = row
-                return True
-        return False
 
-    return sum(1 for row in range(len(candidates)) if candidates[row] and augment(row, set()))
+def _augment(candidates: Sequence[Sequence[int]], owner: dict[int, int], row: int, seen: set[int]) -> bool:
+    """Kuhn's augmenting path from ``row``; a module function, not a closure calling itself,
+    which would be a reference cycle left for the (paused) cyclic collector."""
+    for item in candidates[row]:
+        if item in seen:
+            continue
+        seen.add(item)
+        if item not in owner or _augment(candidates, owner, owner[item], seen):
+            owner[item] = row
+            return True
+    return False

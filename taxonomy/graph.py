@@ -11,8 +11,13 @@ against them) needs none, and networkx is a tenth of a second to import.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from graphlib import CycleError, TopologicalSorter
+from typing import TYPE_CHECKING
 
 from checkpoints.model import Sentence
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 ATTRIBUTES = ("form", "lemma", "upos", "xpos", "deprel")
 
@@ -23,12 +28,12 @@ class SentenceGraph:
     __slots__ = (
         "_ancestors",
         "_descendants",
+        "_graph",
         "_indexes",
         "_lookups",
         "children",
         "columns",
         "feats",
-        "graph",
         "heads",
         "sentence",
     )
@@ -49,12 +54,7 @@ class SentenceGraph:
         for index, head in enumerate(self.heads):
             if head >= 0:
                 self.children[head].append(index)
-        import networkx as nx
-
-        graph = nx.DiGraph()
-        graph.add_nodes_from(range(len(tokens)))
-        graph.add_edges_from((head, index) for index, head in enumerate(self.heads) if head >= 0)
-        self.graph = graph
+        self._graph: nx.DiGraph | None = None
         self._indexes: dict[str, dict[str, list[int]]] = {}
         self._lookups: dict[tuple[str, frozenset[str], tuple[str, ...]], list[int]] = {}
         self._descendants: dict[int, frozenset[int]] = {}
@@ -62,6 +62,19 @@ class SentenceGraph:
 
     def __len__(self) -> int:
         return len(self.heads)
+
+    @property
+    def graph(self) -> nx.DiGraph:
+        """The tree as a networkx graph (head → dependent), built on first use: most sentences
+        never need it, since descendants come from :attr:`children`."""
+        if self._graph is None:
+            import networkx as nx
+
+            graph = nx.DiGraph()
+            graph.add_nodes_from(range(len(self.heads)))
+            graph.add_edges_from((head, index) for index, head in enumerate(self.heads) if head >= 0)
+            self._graph = graph
+        return self._graph
 
     def index(self, attribute: str) -> dict[str, list[int]]:
         """Token positions by value of ``attribute``, built on first use."""
@@ -120,15 +133,15 @@ class SentenceGraph:
         """
         if self._descendants:
             return
-        import networkx as nx
-
-        try:
-            order = list(nx.topological_sort(self.graph))
-        except nx.NetworkXUnfeasible:
-            return
+        # graphlib rather than networkx's topological sort, which caches a view of the graph on
+        # it: a reference cycle per sentence, kept alive while a build pauses the cyclic collector
         children = self.children
+        try:  # a node's children are its "predecessors" here, so leaves come first
+            leaves_first = list(TopologicalSorter(dict(enumerate(children))).static_order())
+        except CycleError:
+            return
         table = self._descendants
-        for node in reversed(order):
+        for node in leaves_first:
             below: set[int] = set()
             for child in children[node]:
                 below.add(child)

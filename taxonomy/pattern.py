@@ -152,27 +152,7 @@ class Pattern:
     def bindings(self, graph: SentenceGraph) -> list[tuple[int, ...]]:
         """Every assignment of distinct tokens to the required nodes with no ``<absent>`` match."""
         results: list[tuple[int, ...]] = []
-        steps = self.steps
-        depth_count = len(steps)
-        slots = [-1] * depth_count
-        absent = self.absent
-
-        def extend(depth: int) -> None:
-            step = steps[depth]
-            for candidate in _candidates(graph, step, slots):
-                if candidate in slots:
-                    continue
-                if not _accepts(graph, step, candidate, slots):
-                    continue
-                slots[step.slot] = candidate
-                if depth + 1 == depth_count:
-                    if not absent or not any(_any_match(graph, a, slots) for a in absent):
-                        results.append(tuple(slots))
-                else:
-                    extend(depth + 1)
-                slots[step.slot] = -1
-
-        extend(0)
+        _extend(graph, self.steps, [-1] * len(self.steps), self.absent, results, 0)
         return results
 
     def static_bindings(self, graph: SentenceGraph) -> Iterator[dict[str, int]]:
@@ -468,3 +448,29 @@ def _step(node: NodeSpec, slot: int, placed: Mapping[str, int], earlier: Sequenc
         feats=node.feats,
         checks=tuple(checks),
     )
+
+
+def _extend(
+    graph: SentenceGraph, steps: Sequence[_Step], slots: list[int], absent: Sequence[_Step],
+    results: list[tuple[int, ...]], depth: int,
+) -> None:
+    """Fill ``slots`` from ``depth`` on, appending each complete binding to ``results``.
+
+    A module function rather than a closure that calls itself: such a closure is
+    a reference cycle, which a build (with the cyclic collector paused) would
+    keep alive with the sentence graph it holds, for every sentence.
+    """
+    step = steps[depth]
+    last = depth + 1 == len(steps)
+    for candidate in _candidates(graph, step, slots):
+        if candidate in slots:
+            continue
+        if not _accepts(graph, step, candidate, slots):
+            continue
+        slots[step.slot] = candidate
+        if last:
+            if not absent or not any(_any_match(graph, a, slots) for a in absent):
+                results.append(tuple(slots))
+        else:
+            _extend(graph, steps, slots, absent, results, depth + 1)
+        slots[step.slot] = -1

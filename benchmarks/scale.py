@@ -1,0 +1,106 @@
+"""Benchmark: how a build scales with the corpus, whole command, time and peak memory.
+
+The bundled PUD en→es demo (1,000 gold CoNLL-U pairs, its alignment file, the
+FreeDict and Apertium dictionaries, the `en` taxonomy) is replicated to 1k,
+10k and 100k pairs, and ``checkpoints build`` is run on each as a user runs it
+(start-up, reading, extraction, storing in a new SQLite file, the audit).
+Peak memory is the command's own maximum resident set size (``wait4``).
+
+Beside it, as a reference tool in the same run, stanza's CoNLL-U reader
+(``stanza.utils.conll.CoNLL.conll2doc``) reads the same two files and nothing
+else: what holding the parsed corpus at once costs in the library users parse
+with. It is skipped above ``--reference-limit`` pairs, where it needs more
+memory than the build.
+
+    python benchmarks/scale.py [--sizes 1000 10000 100000] [--reference-limit 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from importlib import resources
+from pathlib import Path
+
+DEMO = Path(str(resources.files("checkpoints"))) / "data" / "demo"
+
+
+def replicate(folder: Path, copies: int) -> tuple[Path, Path, Path]:
+    """The demo corpus written ``copies`` times over: source, reference, alignments."""
+    paths = folder / f"en{copies}.conllu", folder / f"es{copies}.conllu", folder / f"en-es{copies}.align"
+    for path, text in zip(
+        paths,
+        (
+            gzip.open(DEMO / "en_pud.conllu.gz", "rt", encoding="utf-8").read(),
+            gzip.open(DEMO / "es_pud.conllu.gz", "rt", encoding="utf-8").read(),
+            (DEMO / "en-es.align").read_text(encoding="utf-8"),
+        ),
+        strict=True,
+    ):
+        with path.open("w", encoding="utf-8") as out:
+            for _ in range(copies):
+                out.write(text)
+    return paths
+
+
+def measured(command: list[str]) -> tuple[float, float, str]:
+    """Seconds, peak resident memory in MiB, and stderr of one whole command."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert process.stderr is not None
+    errors = process.stderr.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{errors}")
+    return seconds, usage.ru_maxrss / 1024, errors
+
+
+def build_command(db: Path, source: Path, reference: Path, alignment: Path) -> list[str]:
+    return [
+        "checkpoints", "build", "--db", str(db), "--name", "scale", "--src-lang", "en", "--tgt-lang", "es",
+        "--source-conllu", str(source), "--reference-conllu", str(reference), "--alignment", str(alignment),
+        "--dictionary", str(DEMO / "freedict-eng-spa.index"), "--dictionary", str(DEMO / "apertium-eng-spa.tsv"),
+        "--taxonomy", "en",
+    ]
+
+
+REFERENCE = """
+import sys
+from stanza.utils.conll import CoNLL
+documents = [CoNLL.conll2doc(input_file=path) for path in sys.argv[1:]]
+print(sum(len(document.sentences) for document in documents))
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000], help="pairs (multiples of 1,000)")
+    parser.add_argument("--reference-limit", type=int, default=10000, help="largest corpus stanza's reader reads")
+    args = parser.parse_args()
+    print(f"{'pairs':>8} {'build s':>8} {'pairs/s':>8} {'peak MiB':>9} {'KiB/pair':>9}  {'stanza reader s':>15} {'MiB':>6}")
+    with tempfile.TemporaryDirectory(prefix="checkpoints-scale-") as scratch:
+        folder = Path(scratch)
+        for size in args.sizes:
+            if size % 1000:
+                raise SystemExit(f"--sizes: {size} is not a multiple of the demo's 1,000 pairs")
+            source, reference, alignment = replicate(folder, size // 1000)
+            seconds, peak, _ = measured(build_command(folder / f"scale{size}.db", source, reference, alignment))
+            reference_figures = ""
+            if size <= args.reference_limit:
+                read_seconds, read_peak, _ = measured([sys.executable, "-c", REFERENCE, str(source), str(reference)])
+                reference_figures = f"{read_seconds:15.1f} {read_peak:6.0f}"
+            print(f"{size:8,} {seconds:8.1f} {size / seconds:8,.0f} {peak:9,.0f} {peak * 1024 / size:9,.1f}  {reference_figures}",
+                  flush=True)
+            for path in (source, reference, alignment, folder / f"scale{size}.db"):
+                path.unlink()
+
+
+if __name__ == "__main__":
+    main()
