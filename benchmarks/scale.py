@@ -36,8 +36,8 @@ def replicate(folder: Path, copies: int) -> tuple[Path, Path, Path]:
     for path, text in zip(
         paths,
         (
-            gzip.open(DEMO / "en_pud.conllu.gz", "rt", encoding="utf-8").read(),
-            gzip.open(DEMO / "es_pud.conllu.gz", "rt", encoding="utf-8").read(),
+            gzip.decompress((DEMO / "en_pud.conllu.gz").read_bytes()).decode("utf-8"),
+            gzip.decompress((DEMO / "es_pud.conllu.gz").read_bytes()).decode("utf-8"),
             (DEMO / "en-es.align").read_text(encoding="utf-8"),
         ),
         strict=True,

@@ -30,8 +30,8 @@ from checkpoints.model import Alignment, SentencePair
 CHUNK_PAIRS = 1024
 """Sentence pairs read, extracted and stored together."""
 
-MEMORY_PAIRS = 4000
-"""Pairs a spool holds in memory before it writes chunks to disk (about 150 MB of parses)."""
+MEMORY_PAIRS = 2000
+"""Pairs a spool holds in memory before it writes chunks to disk (about 75 MB of parses)."""
 
 
 class PairSpool:

@@ -180,7 +180,7 @@ def _taxonomy(request: BuildRequest):  # type: ignore[no-untyped-def]
 
 def test_uneven_conllu_files_name_both_counts(demo_dir: Path, tmp_path: Path, small_chunks: None) -> None:
     shorter = tmp_path / "es.conllu"
-    text = gzip.open(demo_dir / "es_pud.conllu.gz", "rt", encoding="utf-8").read()
+    text = gzip.decompress((demo_dir / "es_pud.conllu.gz").read_bytes()).decode("utf-8")
     shorter.write_text("\n\n".join(text.strip().split("\n\n")[:999]) + "\n\n", encoding="utf-8")
     with pytest.raises(CorpusMismatch, match=r"es.conllu: 999 sentences, but .*en_pud.conllu.gz has 1000"):
         build_suite(_request(demo_dir, reference_conllu=[shorter]))
