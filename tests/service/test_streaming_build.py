@@ -215,3 +215,22 @@ def test_packed_alignments_keep_links_and_which_are_sure() -> None:
         assert unpacked.sure == alignment.sure
     assert PackedAlignment.of(given).unpack().is_sure((0, 1))
     assert not PackedAlignment.of(sampled).unpack().is_sure((0, 1))
+
+
+def test_a_streamed_build_reads_back_as_the_suite_held_whole(demo_dir: Path, store_url: str, small_chunks: None) -> None:
+    """SQLite takes the packed check-points through blob I/O, PostgreSQL whole: both read back
+    as the suite the whole corpus makes."""
+    from checkpoints.service.store import load_stored_suite
+
+    whole = build_suite(_request(demo_dir)).suite
+    build_into_store(_request(demo_dir), store_url)
+    stored = load_stored_suite(store_url)
+    assert stored.options["content_hash"] == suite_hash(stored) == suite_hash(whole)
+    def content(suite: object) -> list[tuple[object, ...]]:
+        # a reference's tokens are stored joined by spaces, so a token with a space ("6 000") reads back as two
+        return [
+            (c.id, c.pair_id, c.category, c.source_indices, [(r.target_indices, " ".join(r.tokens), r.dm) for r in c.references])
+            for c in suite.checkpoints  # type: ignore[attr-defined]
+        ]
+
+    assert content(stored) == content(whole)
