@@ -25,6 +25,10 @@ class InputError(CheckpointsError, ValueError):
         where = f"{self.path}:{line}" if line is not None else self.path
         super().__init__(f"{where}: {problem}")
 
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, int | None, str]]:
+        """Pickled by its three parts, so that it crosses from a worker process (Ray, a fork) intact."""
+        return (type(self), (self.path, self.line, self.problem))
+
 
 class CorpusMismatch(CheckpointsError, ValueError):
     """Parallel inputs disagree (line counts, sentence lengths, ...)."""

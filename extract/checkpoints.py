@@ -123,6 +123,17 @@ class ExtractionSummary:
     def skip(self, reason: str, category: str) -> None:
         self.skipped.setdefault(reason, Counter())[category] += 1
 
+    def add(self, other: ExtractionSummary) -> None:
+        """Count ``other`` (the next chunk's summary) in with this one."""
+        self.pairs += other.pairs
+        self.found.update(other.found)
+        self.stored.update(other.stored)
+        for reason, counts in other.skipped.items():
+            self.skipped.setdefault(reason, Counter()).update(counts)
+        self.skipped_pairs.extend(other.skipped_pairs)
+        self.sentences_with_trees += other.sentences_with_trees
+        self.sentences_without_usable_tree += other.sentences_without_usable_tree
+
     def to_json(self, category_order: Iterable[str]) -> dict[str, object]:
         order = list(category_order)
         return {

@@ -374,3 +374,21 @@ def forked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> b
         pytest.skip("only Linux forks here")
     monkeypatch.setattr(workers, "can_run_beside", workers.can_fork if request.param else lambda: False)
     return bool(request.param)
+
+
+@pytest.fixture(scope="session")
+def local_cluster() -> Iterator[None]:
+    """A local Ray runtime with two CPUs for the ``--engine ray`` tests: started once (it takes
+    seconds), stopped at the end. Ray is the ``ray`` extra, which CI installs."""
+    from required_tools import tool_missing
+
+    try:
+        import ray
+    except ImportError:
+        tool_missing("Ray is not installed", skipped="the Ray engine cannot be tested",
+                     ci_needs="install the ray extra (pip install -e '.[ray]')")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()

@@ -68,7 +68,7 @@ COMMAND_TIMEOUT_S = 300
 SKIP = {
     "pip install torch==2.13.0 && pip install -e . && checkpoints demo":
         "installs packages (.ci/run runs the set-up as written); the demo runs below",
-    "pip install -e '.[test,eflomal,reference-tools,lm]' && python -m pytest":
+    "pip install -e '.[test,eflomal,reference-tools,lm,ray]' && python -m pytest":
         "installs packages and runs the whole test suite, this test included",
     "checkpoints models download en && checkpoints models download de":
         "downloads stanza models (network); the test parses with the repository's models/ instead",

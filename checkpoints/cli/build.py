@@ -18,6 +18,7 @@ from checkpoints.cli.common import (
     stderr_console,
     stdout_console,
 )
+from checkpoints.cli.engine_options import Address, EngineName, GpusPerWorker, Workers, engine_spec
 from checkpoints.extract.eflomal_process import DEFAULT_ALIGN_SEED
 from checkpoints.model import SuiteData
 from checkpoints.service.build import BuildRequest, build_into_store
@@ -38,6 +39,10 @@ Examples:
   # alignments given (offline, nothing estimated):
   checkpoints build --db pud.db --src-lang en --tgt-lang es \\
       --source-conllu en.conllu --reference-conllu es.conllu --alignment en-es.align
+
+  # a large corpus on a Ray cluster (parsing and extraction spread over its workers):
+  checkpoints build --db big.db --src-lang en --tgt-lang de --source big.en --reference big.de \\
+      --dictionary /usr/share/dictd/freedict-eng-deu.index --engine ray --address ray://head:10001
 
   # raw text, parsed by trained stanza models, Chinese with CC-CEDICT:
   checkpoints build --db news.db --src-lang zh --tgt-lang en \\
@@ -75,6 +80,10 @@ def build(
     audit: Annotated[bool, typer.Option("--audit/--no-audit", help="Audit the new suite (reference self-score, substitution test) and keep the audit in its summary.")] = True,
     threads: Annotated[int | None, typer.Option("--threads", help="CPU threads for parsing raw text (default: torch's, one per core; 1 is often faster for small corpora).")] = None,
     replace: Annotated[bool, typer.Option("--replace", help="Replace a suite of the same name (in one transaction: an interrupted build keeps the old one).")] = False,
+    engine: EngineName = "local",
+    address: Address = None,
+    workers: Workers = None,
+    gpus_per_worker: GpusPerWorker = 0.0,
     stanza_dir: Annotated[str | None, typer.Option("--stanza-dir", help="Stanza models: stanza's resources (models download), a directory written by models train, or a folder of those (default: $CHECKPOINTS_STANZA_DIR, else stanza's).")] = None,
 ) -> None:
     quiet_libraries()
@@ -103,6 +112,7 @@ def build(
         complete=complete,
         audit=audit,
         threads=threads,
+        engine=engine_spec(engine, address, workers, gpus_per_worker),
     )
     if not replace:  # a name clash found now, not after a long build
         check_name_free(db, request.suite_name())

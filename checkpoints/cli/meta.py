@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from checkpoints.cli.common import check_choice, emit, stderr_console, track
+from checkpoints.cli.engine_options import Address, EngineName, GpusPerWorker, Workers, engine_spec
 from checkpoints.cli.linguistic_options import (
     AnnotationCache,
     Dictionaries,
@@ -142,6 +143,10 @@ Examples:
 
   checkpoints meta --mqm mqm_ted_ende.tsv --reference-system ref \\
       -m BLEU,chrF,-TER,-WER,Ol,Pl,GTM-1 --jobs 4
+
+  # the same on a Ray cluster, one task per metric family:
+  checkpoints meta --mqm mqm_ted_ende.tsv --reference-system ref \\
+      -m BLEU,chrF,-TER,-WER,Ol,Pl,GTM-1 --engine ray --address ray://head:10001
 """
 
 
@@ -171,6 +176,10 @@ def meta(
     alpha: Annotated[float, typer.Option("--alpha", metavar="A", help="Significance level: 0.05 gives 95% intervals.")] = DEFAULT_ALPHA,
     seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the resampling.")] = DEFAULT_SEED,
     jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Score metrics in N worker processes side by side (Linux).")] = 1,
+    engine: EngineName = "local",
+    address: Address = None,
+    workers: Workers = None,
+    gpus_per_worker: GpusPerWorker = 0.0,
     tokenize: Annotated[str | None, typer.Option("--tokenize", metavar="|".join(TOKENIZERS), help="Metric tokenizer [default: zh for a Chinese target, else 13a]. 13a because sacreBLEU and the reference tools tokenize so, and the scores equal theirs; check-point matching (evaluate) uses words instead, because 13a leaves “Clinton’s” glued to its word.", show_default=False)] = None,
     case: Annotated[str, typer.Option("--case", metavar="cs|ci", help="Case-sensitive (cs) or case-insensitive (ci) matching.")] = "cs",
     target_lang: Annotated[str | None, typer.Option("--tgt-lang", "--target-lang", metavar="LANG", help="Target language (tokenizer default, stemmers, METEOR); METEOR and ROUGE need it.", show_default=False)] = None,
@@ -197,6 +206,7 @@ def meta(
         source=source, assessments=assessments, granularity=granularity, criteria=criteria, ci=ci,
         clusters=clusters, optimize=optimize, learn=learn, features=features, folds=folds, db=db, suite=suite,
         suite_name=suite_name, by_category=by_category, samples=samples, alpha=alpha, seed=seed, jobs=jobs,
+        engine=engine_spec(engine, address, workers, gpus_per_worker),
         tokenize=tokenize, case=case, target_lang=target_lang,
         linguistic=linguistic_options(parsed, stanza_dir, annotation_cache, ne_types, esa_corpus, src_lang, lm, vocab,
                                       dictionary, ce_length_factor, lem_params, lem_corpus),

@@ -20,11 +20,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from checkpoints import __version__
-from checkpoints.extract.checkpoints import ExtractionOptions, Finder
+from checkpoints.engine import Engine, LocalEngine, open_engine
+from checkpoints.extract.checkpoints import ExtractionOptions, ExtractionSummary, Finder
 from checkpoints.extract.langcodes import language
+from checkpoints.extract.lexicon import Lexicon
 from checkpoints.extract.reliability import CLASS_FLUID_LANGUAGES
 from checkpoints.gcpause import bulk_work
-from checkpoints.model import CheckPoint, SentencePair, SuiteData
+from checkpoints.model import CheckPoint, Level, SentencePair, SuiteData
 from checkpoints.progress import Progress, no_progress
 from checkpoints.service.build_corpus import AlignedCorpus, align_pairs
 from checkpoints.service.build_request import BuildRequest, BuildResult, input_paths
@@ -45,11 +47,12 @@ def build_suite(request: BuildRequest, progress: Progress = no_progress) -> Buil
     """The whole suite in memory as core types, and its summary (nothing stored)."""
     request.validate()
     taxonomy = _load_taxonomy(request)
-    corpus = align_pairs(request, progress)
-    try:
-        return build_suite_from(request, corpus, progress, taxonomy)
-    finally:
-        corpus.close()
+    with open_engine(request.engine) as engine:
+        corpus = align_pairs(request, progress, engine)
+        try:
+            return build_suite_from(request, corpus, progress, taxonomy, engine)
+        finally:
+            corpus.close()
 
 
 @bulk_work
@@ -59,11 +62,18 @@ def build_into_store(
     """Build and store the suite chunk by chunk, in one transaction: memory does not grow with
     the corpus, and an interrupted build leaves no suite. The result's suite holds everything
     but the pairs and check-points, which are in the store."""
-    from checkpoints.service.store import write_new_suite
-
     request.validate()
     taxonomy = _load_taxonomy(request)
-    corpus = align_pairs(request, progress)
+    with open_engine(request.engine) as engine:
+        return _build_into_store(request, store, replace, progress, taxonomy, engine)
+
+
+def _build_into_store(
+    request: BuildRequest, store: Store, replace: bool, progress: Progress, taxonomy: Taxonomy, engine: Engine
+) -> BuildResult:
+    from checkpoints.service.store import write_new_suite
+
+    corpus = align_pairs(request, progress, engine)
     try:
         plan = plan_suite(request, corpus, progress, taxonomy)
 
@@ -78,7 +88,7 @@ def build_into_store(
                 taxonomy=header.taxonomy, taxonomy_version=header.taxonomy_version, categories=header.categories,
                 user_categories=header.user_categories, options=header.options,
             )
-            result = plan.extract(writer.add, progress)
+            result = plan.extract(writer.add, progress, engine)
             return writer.finish(result.suite.options, result.summary)
 
         write_new_suite(store, plan.header.name, write)
@@ -94,7 +104,11 @@ def _load_taxonomy(request: BuildRequest) -> Taxonomy:
 
 
 def build_suite_from(
-    request: BuildRequest, corpus: AlignedCorpus, progress: Progress = no_progress, taxonomy: Taxonomy | None = None
+    request: BuildRequest,
+    corpus: AlignedCorpus,
+    progress: Progress = no_progress,
+    taxonomy: Taxonomy | None = None,
+    engine: Engine | None = None,
 ) -> BuildResult:
     """The suite of an aligned corpus, held whole: check-points, their references, the filters' counts."""
     plan = plan_suite(request, corpus, progress, taxonomy or _load_taxonomy(request))
@@ -105,7 +119,7 @@ def build_suite_from(
         pairs.extend(chunk)
         checkpoints.extend(found)
 
-    result = plan.extract(keep, progress)
+    result = plan.extract(keep, progress, engine)
     result.suite.pairs, result.suite.checkpoints = pairs, checkpoints
     return result
 
@@ -180,25 +194,34 @@ class SuitePlan:
     header: SuiteData
     result: BuildResult = field(init=False)
 
-    def extract(self, sink: Callable[[list[SentencePair], list[CheckPoint]], None], progress: Progress) -> BuildResult:
+    def extract(
+        self, sink: Callable[[list[SentencePair], list[CheckPoint]], None], progress: Progress, engine: Engine | None = None
+    ) -> BuildResult:
         """Find every check-point, chunk by chunk in corpus order, and hand each chunk to ``sink``;
-        the summary, the audit and the content hash come at the end."""
-        from checkpoints.extract.checkpoints import ExtractionSummary, extract_checkpoints
+        the summary, the audit and the content hash come at the end. The chunks are extracted
+        by ``engine`` (default: here), their results taken in corpus order."""
+        from checkpoints.extract.checkpoints import ExtractionSummary
 
         request, corpus, taxonomy, header = self.request, self.corpus, self.taxonomy, self.header
-        levels = {category.name: category.level for category in taxonomy.categories}
+        context = ChunkContext(
+            finder=self.prepared,
+            levels={category.name: category.level for category in taxonomy.categories},
+            lexicon=corpus.lexicon,
+            extraction=self.extraction,
+            parallel_filter=request.parallel_filter,
+        )
         summary = ExtractionSummary(noise_filter=request.noise_filter)
         hasher = SuiteHasher(header.source_lang, header.target_lang, header.taxonomy)
         sample = SuiteData(**{**_fields(header), "pairs": [], "checkpoints": []})
         empty_alignments = 0
-        number = 1
+        number = 0
         advance = progress("finding check-points", len(corpus))
-        for chunk, skip in _parallel_flags(corpus, request.parallel_filter):
-            found, _ = extract_checkpoints(
-                chunk, self.prepared, levels, corpus.lexicon, self.extraction, skip_pairs=skip,
-                progress=advance, first_number=number, summary=summary,
-            )
+        for window, (found, chunk_summary) in (engine or LocalEngine()).map(lambda: context, extract_window, _windows(corpus)):
+            chunk = window.chunk
+            for checkpoint in found:
+                checkpoint.id += number  # type: ignore[operator]
             number += len(found)
+            summary.add(chunk_summary)
             empty_alignments += sum(
                 1 for pair in chunk if pair.alignments and all(not alignment.links for alignment in pair.alignments)
             )
@@ -208,6 +231,7 @@ class SuitePlan:
                 sample.pairs.extend(chunk[: AUDIT_PAIRS - len(sample.pairs)])
                 last = sample.pairs[-1].id
                 sample.checkpoints.extend(checkpoint for checkpoint in found if checkpoint.pair_id <= last)
+            advance(len(chunk))
         summary_dict = summary.to_json(c.name for c in taxonomy.categories)
         summary_dict["resources"] = _jsonable(getattr(self.prepared, "resources", {}))
         summary_dict["alignment_repairs"] = corpus.repairs.to_json()
@@ -228,31 +252,62 @@ class SuitePlan:
         return self.result
 
 
+@dataclass(frozen=True, slots=True)
+class ChunkContext:
+    """What extracting a chunk needs besides the chunk: made once, sent once to each worker."""
+
+    finder: Finder
+    levels: dict[str, Level]
+    lexicon: Lexicon
+    extraction: ExtractionOptions
+    parallel_filter: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """A chunk with the pairs on either side that the non-parallel check compares its ends with."""
+
+    before: list[SentencePair]
+    chunk: list[SentencePair]
+    after: list[SentencePair]
+
+
+def extract_window(context: ChunkContext, window: Window) -> tuple[list[CheckPoint], ExtractionSummary]:
+    """One chunk's check-points, numbered from 1, and its summary: the unit of work an engine runs."""
+    from checkpoints.extract.checkpoints import ExtractionSummary, extract_checkpoints
+    from checkpoints.extract.reliability import non_parallel_pairs
+
+    chunk = window.chunk
+    skip: set[int] = set()
+    if context.parallel_filter:
+        pairs = window.before + chunk + window.after
+        judged = range(len(window.before), len(window.before) + len(chunk))
+        skip = set(non_parallel_pairs(pairs, context.lexicon, judged))
+    summary = ExtractionSummary(noise_filter=context.extraction.noise_filter)
+    found, _ = extract_checkpoints(
+        chunk, context.finder, context.levels, context.lexicon, context.extraction, skip_pairs=skip, summary=summary
+    )
+    return found, summary
+
+
 def _fields(suite: SuiteData) -> dict[str, object]:
     return {name: getattr(suite, name) for name in SuiteData.__slots__}  # type: ignore[attr-defined]
 
 
-def _parallel_flags(corpus: AlignedCorpus, enabled: bool) -> Iterator[tuple[list[SentencePair], set[int]]]:
-    """Each chunk with the ids of its pairs whose reference translates a neighbour better
-    (:func:`~checkpoints.extract.reliability.non_parallel_pairs`): a chunk is judged once the next
-    one is read, so that pairs at its ends have their neighbours on both sides."""
-    from checkpoints.extract.reliability import SHIFT_WINDOW, non_parallel_pairs
-
-    def flagged(before: list[SentencePair], chunk: list[SentencePair], after: list[SentencePair]) -> set[int]:
-        if not enabled:
-            return set()
-        window = before + chunk + after
-        return set(non_parallel_pairs(window, corpus.lexicon, range(len(before), len(before) + len(chunk))))
+def _windows(corpus: AlignedCorpus) -> Iterator[Window]:
+    """Each chunk with its neighbours' nearest pairs: a chunk is handed on once the next one is
+    read, so that pairs at its ends are compared with neighbours on both sides."""
+    from checkpoints.extract.reliability import SHIFT_WINDOW
 
     before: list[SentencePair] = []
     pending: list[SentencePair] | None = None
     for chunk in corpus.chunks():
         if pending is not None:
-            yield pending, flagged(before, pending, chunk[:SHIFT_WINDOW])
+            yield Window(before, pending, chunk[:SHIFT_WINDOW])
             before = pending[-SHIFT_WINDOW:]
         pending = chunk
     if pending is not None:
-        yield pending, flagged(before, pending, [])
+        yield Window(before, pending, [])
 
 
 MOSTLY_SKIPPED = 0.5

@@ -16,6 +16,7 @@ from itertools import islice, zip_longest
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from checkpoints.engine import Engine, LocalEngine
 from checkpoints.errors import CorpusMismatch, InputError, UsageError
 from checkpoints.extract.dictionary import Lexicon
 from checkpoints.extract.repair import RepairCounts
@@ -30,6 +31,7 @@ from checkpoints.service.pair_spool import PackedAlignment, PairSpool
 
 if TYPE_CHECKING:
     from checkpoints.extract.align import Aligner
+    from checkpoints.extract.parse import StanzaParser
     from checkpoints.service.build_request import BuildRequest
 
 
@@ -74,8 +76,9 @@ class AlignedCorpus:
         self.spool.close()
 
 
-def align_pairs(request: BuildRequest, progress: Progress = no_progress) -> AlignedCorpus:
-    """Read, parse and align the corpus; repair automatic alignments (:mod:`checkpoints.extract.repair`)."""
+def align_pairs(request: BuildRequest, progress: Progress = no_progress, engine: Engine | None = None) -> AlignedCorpus:
+    """Read, parse (raw text: on ``engine``) and align the corpus; repair automatic alignments
+    (:mod:`checkpoints.extract.repair`)."""
     from checkpoints.extract.dictionary import estimate_lexicon, read_dictionaries
     from checkpoints.extract.repair import repair_alignment
 
@@ -85,7 +88,7 @@ def align_pairs(request: BuildRequest, progress: Progress = no_progress) -> Alig
     aligner_input: list[list[tuple[list[str], list[str]]]] = [[] for _ in range(request.reference_count)]
     aligner = None if request.alignments else _make_aligner(request)
     token_key = aligner.token_key if aligner is not None else None
-    chunks, parser_info = corpus_chunks(request, progress)
+    chunks, parser_info = corpus_chunks(request, progress, engine)
     try:
         for chunk in chunks:
             for pair in chunk:
@@ -127,14 +130,15 @@ def align_pairs(request: BuildRequest, progress: Progress = no_progress) -> Alig
 
 
 def corpus_chunks(
-    request: BuildRequest, progress: Progress = no_progress
+    request: BuildRequest, progress: Progress = no_progress, engine: Engine | None = None
 ) -> tuple[Iterator[list[SentencePair]], dict[str, object]]:
-    """The corpus as chunks of pairs (without alignments), numbered from 1, and how it was parsed."""
+    """The corpus as chunks of pairs (without alignments), numbered from 1, and how it was parsed
+    (raw text by ``engine``'s workers, one pair of stanza pipelines each; default: here)."""
     if request.source_conllu is not None:
         return _conllu_chunks(request, progress), {"parser": "conllu"}
     if request.source is None:
         raise UsageError("no source file given")
-    return _raw_text_chunks(request, progress)
+    return _raw_text_chunks(request, progress, engine)
 
 
 def _conllu_chunks(request: BuildRequest, progress: Progress) -> Iterator[list[SentencePair]]:
@@ -165,19 +169,15 @@ def _refuse_uneven(request: BuildRequest, row: Sequence[Sentence | None], number
     _check_counts(request.source_conllu, counts[0], request.reference_conllu, counts[1:], "sentences")
 
 
-def _raw_text_chunks(request: BuildRequest, progress: Progress) -> tuple[Iterator[list[SentencePair]], dict[str, object]]:
+def _raw_text_chunks(
+    request: BuildRequest, progress: Progress, engine: Engine | None
+) -> tuple[Iterator[list[SentencePair]], dict[str, object]]:
     from checkpoints.extract.parse import StanzaParser
 
     assert request.source is not None
     source_lines = read_sentences(request.source)
     reference_lines = [read_sentences(path) for path in request.references]
     _check_counts(request.source, len(source_lines), request.references, [len(r) for r in reference_lines], "lines")
-    if request.threads is not None:
-        import torch
-
-        # torch's default (one thread per core) oversubscribes small batches: 50 raw pairs took
-        # 41–91 s with it and 12.5 s with one thread on two cores
-        torch.set_num_threads(request.threads)
     source_parser = StanzaParser(request.source_lang, model_dir=request.stanza_dir)
     target_parser = StanzaParser(request.target_lang, model_dir=request.stanza_dir)
     info: dict[str, object] = {
@@ -187,18 +187,44 @@ def _raw_text_chunks(request: BuildRequest, progress: Progress) -> tuple[Iterato
     # chunks are whole multiples of the parser's batches, so chunking changes no batch
     size = max(pair_spool.CHUNK_PAIRS // source_parser.batch_size, 1) * source_parser.batch_size
 
+    def pieces() -> Iterator[tuple[int, list[str], list[list[str]]]]:
+        for start in range(0, len(source_lines), size):
+            yield start, source_lines[start : start + size], [lines[start : start + size] for lines in reference_lines]
+
     def chunks() -> Iterator[list[SentencePair]]:
         advance = progress(f"parsing {request.source_lang}-{request.target_lang}", len(source_lines))
-        for start in range(0, len(source_lines), size):
-            sources = source_parser.parse(source_lines[start : start + size], request.source_lang)
-            references = [target_parser.parse(lines[start : start + size], request.target_lang) for lines in reference_lines]
-            yield [
-                SentencePair(start + offset + 1, source, [reference[offset] for reference in references], [])
-                for offset, source in enumerate(sources)
-            ]
-            advance(len(sources))
+        parsers = _Parsers(source_parser, target_parser, request.threads)
+        for _, chunk in (engine or LocalEngine()).map(lambda: parsers, _parse_piece, pieces()):
+            advance(len(chunk))
+            yield chunk
 
     return chunks(), info
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsers:
+    """The two stanza parsers of a raw-text build, as each worker gets them (pipelines load on first use)."""
+
+    source: StanzaParser
+    target: StanzaParser
+    threads: int | None
+
+
+def _parse_piece(parsers: _Parsers, piece: tuple[int, list[str], list[list[str]]]) -> list[SentencePair]:
+    """One piece of raw text parsed: pairs numbered from the piece's start."""
+    start, source_lines, reference_lines = piece
+    if parsers.threads is not None:
+        import torch
+
+        # torch's default (one thread per core) oversubscribes small batches: 50 raw pairs took
+        # 41–91 s with it and 12.5 s with one thread on two cores
+        torch.set_num_threads(parsers.threads)
+    sources = parsers.source.parse(source_lines, parsers.source.language)
+    references = [parsers.target.parse(lines, parsers.target.language) for lines in reference_lines]
+    return [
+        SentencePair(start + offset + 1, source, [reference[offset] for reference in references], [])
+        for offset, source in enumerate(sources)
+    ]
 
 
 def _check_counts(source: Path, n_source: int, references: Sequence[Path], counts: Sequence[int], unit: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from checkpoints.engine import EngineSpec
 from checkpoints.errors import InputError, UsageError
 from checkpoints.extract.dictionary import is_named_dictionary
 from checkpoints.extract.eflomal_process import DEFAULT_ALIGN_SEED
@@ -43,8 +44,11 @@ class BuildRequest:
     confirm: bool = True
     complete: bool = True
     audit: bool = True
+    engine: EngineSpec = field(default_factory=EngineSpec)
+    """Where raw text is parsed and check-points extracted (the suite is the same on any engine)."""
 
     def validate(self) -> None:
+        self.engine.validate()
         raw = self.source is not None or bool(self.references)
         conllu = self.source_conllu is not None or bool(self.reference_conllu)
         if raw and conllu:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from checkpoints.engine import EngineSpec
 from checkpoints.errors import UsageError, check_choice
 from checkpoints.evaluate.defaults import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED
 from checkpoints.evaluate.meta.correlation import parse_criteria
@@ -62,6 +63,7 @@ class MetaArguments:
     alpha: float = DEFAULT_ALPHA
     seed: int = DEFAULT_SEED
     jobs: int = 1
+    engine: EngineSpec = field(default_factory=EngineSpec)
     tokenize: str | None = None
     case: str = "cs"
     target_lang: str | None = None
@@ -94,6 +96,7 @@ class MetaArguments:
             level=level, criteria=parse_criteria(self.criteria), ci=ci_method, samples=self.samples,
             alpha=self.alpha, seed=self.seed, clusters=_one_criterion("--clusters", self.clusters),
             optimize=_one_criterion("--optimize", self.optimize), learn=self.learn_options(), jobs=self.jobs,
+            engine=self.engine,
         )
 
     def learn_options(self) -> LearnOptions | None:

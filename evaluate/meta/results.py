@@ -7,10 +7,11 @@ whole pipeline.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from checkpoints.engine import EngineSpec
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.meta.clusters import Clusters
 from checkpoints.evaluate.meta.criteria import (
@@ -53,10 +54,15 @@ class MetaOptions:
     """Learn a combination of metrics from the human scores (:mod:`~checkpoints.evaluate.meta.learn`)."""
     jobs: int = 1
     """Worker processes scoring metrics side by side (:mod:`~checkpoints.evaluate.meta.parallel`)."""
+    engine: EngineSpec = field(default_factory=EngineSpec)
+    """Where metrics are scored: here (``jobs`` forked workers) or on Ray's workers."""
 
     def __post_init__(self) -> None:
         if self.jobs < 1:
             raise UsageError(f"jobs must be at least 1, not {self.jobs}")
+        self.engine.validate()
+        if self.engine.name != "local" and self.jobs > 1:
+            raise UsageError("--jobs forks workers on this machine; with --engine ray give --workers")
         if not 0.0 < self.alpha < 1.0:
             raise UsageError(f"alpha must lie strictly between 0 and 1, not {self.alpha}")
         if not self.criteria:

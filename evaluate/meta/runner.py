@@ -32,6 +32,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from checkpoints.engine import EngineSpec, open_engine
 from checkpoints.errors import CheckpointsError, UsageError
 from checkpoints.evaluate.meta.clusters import significance_clusters
 from checkpoints.evaluate.meta.correlation import Criterion, correlate
@@ -259,7 +260,7 @@ def run_meta(
         or options.optimize is not None or options.learn is not None
     )
     work = MetricWork(judged, metrics, options.level, scored, want_likeness, want_king, statistics)
-    for metric, (stats, measured) in zip(metrics, work.run(options.jobs, track), strict=True):
+    for metric, (stats, measured) in zip(metrics, work.run(options.jobs, track, options.engine), strict=True):
         if stats is not None:
             statistics[metric.name] = stats
             x_by_metric[metric.name] = metric_values(metric, stats, units, options.level)
@@ -323,7 +324,9 @@ class MetricWork:
         measured = human_likeness(self.judged, metric, self.level, self.king) if self.likeness else None
         return stats, measured
 
-    def run(self, jobs: int, track: Callable[[Sequence[Metric]], Iterable[Metric]] | None) -> list[MetricScores]:
+    def run(
+        self, jobs: int, track: Callable[[Sequence[Metric]], Iterable[Metric]] | None, engine: EngineSpec | None = None
+    ) -> list[MetricScores]:
         """Every metric's scores in order; ``track`` advances as metrics are done.
 
         ULC (fitted on the statistics it computes) and check-point metrics (read
@@ -332,10 +335,17 @@ class MetricWork:
         ticks = iter(track(self.metrics) if track is not None else self.metrics)
         done: dict[int, MetricScores] = {}
         elsewhere = [i for i, m in enumerate(self.metrics) if not m.fitted and not is_checkpoint_metric(m)]
-        if jobs > 1 and len(elsewhere) > 1 and can_fork():
-            groups: dict[str, list[int]] = {}
-            for index in elsewhere:
-                groups.setdefault(self.metrics[index].work_group, []).append(index)
+        groups: dict[str, list[int]] = {}
+        for index in elsewhere:
+            groups.setdefault(self.metrics[index].work_group, []).append(index)
+        if engine is not None and engine.name != "local" and elsewhere:
+            # one task per work group, each worker holding this run's outputs and metrics once
+            with open_engine(engine) as workers:
+                for _, scored in workers.map(lambda: self, _score_group, list(groups.values())):
+                    for index, scores in scored:
+                        next(ticks, None)
+                        done[index] = scores
+        elif jobs > 1 and len(elsewhere) > 1 and can_fork():
             for index, scores in forked_map(self.one, list(groups.values()), jobs):
                 next(ticks, None)
                 done[index] = scores if scores is not None else self.one(index)
@@ -346,6 +356,11 @@ class MetricWork:
         for _ in ticks:  # the last metric's tick
             pass
         return [done[index] for index in range(len(self.metrics))]
+
+
+def _score_group(work: MetricWork, group: list[int]) -> list[tuple[int, MetricScores]]:
+    """One work group's metrics scored in order (metrics of a group share a run's cache)."""
+    return [(index, work.one(index)) for index in group]
 
 
 def _system_points(units: Sequence[Referent], x_by_metric: Mapping[str, np.ndarray]) -> dict[str, object]:

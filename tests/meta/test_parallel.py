@@ -40,6 +40,14 @@ def test_jobs_give_what_one_process_gives(run_cli, meta_data: Path, level: list[
     assert _json(run_cli, *bed, "-j", "2") == alone
 
 
+def test_ray_workers_give_what_one_process_gives(run_cli, meta_data: Path, local_cluster: None) -> None:  # type: ignore[no-untyped-def]
+    bed = ["--mqm", meta_data / "mqm_ted_zhen.small.tsv", "--reference-system", "ref", "--reference-system", "refB",
+           "-m", METRICS, "-g", "seg", "--criteria", "pearson,acc-eq,king,orange"]
+    assert _json(run_cli, *bed, "--engine", "ray", "--workers", "2") == _json(run_cli, *bed)
+    code, _, err = run_cli("meta", *bed, "--engine", "ray", "--jobs", "2")
+    assert (code, err) == (2, "checkpoints: error: --jobs forks workers on this machine; with --engine ray give --workers\n")
+
+
 def test_jobs_must_be_positive(run_cli, meta_data: Path) -> None:  # type: ignore[no-untyped-def]
     code, out, err = run_cli("meta", "--mqm", meta_data / "mqm_ted_ende.small.tsv", "--reference-system", "ref",
                              "-m", "BLEU", "--jobs", "0")

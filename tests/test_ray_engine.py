@@ -1,0 +1,115 @@
+"""The Ray engine on a local Ray cluster the tests start (two CPUs, no network): a build on it
+makes the suite of the local engine, errors in a worker reach the user as themselves, and
+nothing of Ray is imported unless ``--engine ray`` is asked for."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from checkpoints.engine import EngineSpec, LocalEngine, open_engine
+from checkpoints.errors import InputError, UsageError
+from checkpoints.service import pair_spool
+from checkpoints.service.build import build_into_store, build_suite
+from checkpoints.service.demo import demo_request
+from checkpoints.service.store import load_stored_suite
+from checkpoints.signature import suite_hash
+
+
+def _request(demo_dir: Path, **changes: object):  # type: ignore[no-untyped-def]
+    request = demo_request(demo_dir)
+    request.audit = False
+    for key, value in changes.items():
+        setattr(request, key, value)
+    return request
+
+
+def test_a_ray_build_makes_the_local_suite(
+    demo_dir: Path, tmp_path: Path, local_cluster: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    local = build_suite(_request(demo_dir))
+    monkeypatch.setattr(pair_spool, "CHUNK_PAIRS", 300)  # four chunks over two workers
+    on_ray = _request(demo_dir, engine=EngineSpec("ray", workers=2))
+    build_into_store(on_ray, tmp_path / "ray.db")
+    stored = load_stored_suite(tmp_path / "ray.db")
+    assert stored.options["content_hash"] == suite_hash(local.suite) == local.suite.options["content_hash"]
+    assert stored.summary == local.summary
+    assert stored.summary["skipped_pairs"] == [577, 578, 579]
+
+
+# The work below is defined inside each test: Ray's workers cannot import a test module, and
+# cloudpickle sends a function defined in another function whole.
+
+
+def test_results_come_in_the_order_of_the_items(local_cluster: None) -> None:
+    def slow_add(offset: int, item: int) -> int:
+        import time
+
+        time.sleep(0.05 * (item % 3))  # later items often finish first
+        return offset + item
+
+    with open_engine(EngineSpec("ray", workers=2)) as engine:
+        done = list(engine.map(lambda: 10, slow_add, range(8)))
+    assert done == [(item, item + 10) for item in range(8)]
+    assert list(LocalEngine().map(lambda: 10, slow_add, range(3))) == [(0, 10), (1, 11), (2, 12)]
+
+
+def test_an_input_error_in_a_worker_is_raised_as_itself(local_cluster: None) -> None:
+    def refuse_three(state: None, item: int) -> int:
+        if item == 3:
+            raise InputError("corpus.txt", 3, "a bad line")
+        return item
+
+    with open_engine(EngineSpec("ray", workers=2)) as engine, pytest.raises(InputError) as raised:
+        list(engine.map(lambda: None, refuse_three, range(5)))
+    assert str(raised.value) == "corpus.txt:3: a bad line"
+
+
+def test_a_worker_that_cannot_set_up_raises_its_error(local_cluster: None) -> None:
+    def missing_model() -> None:
+        raise UsageError("no stanza model for xx: run `checkpoints models download xx`")
+
+    with open_engine(EngineSpec("ray", workers=2)) as engine, pytest.raises(UsageError, match="no stanza model for xx"):
+        list(engine.map(missing_model, lambda state, item: item, range(3)))
+
+
+def test_engine_options_are_checked_before_any_work() -> None:
+    with pytest.raises(UsageError, match="unknown engine 'spark'"):
+        EngineSpec("spark").validate()
+    with pytest.raises(UsageError, match="apply to --engine ray"):
+        EngineSpec("local", workers=2).validate()
+    with pytest.raises(UsageError, match="--workers must be at least 1"):
+        EngineSpec("ray", workers=0).validate()
+
+
+def test_the_command_line_takes_the_engine(demo_dir: Path, tmp_path: Path, run_cli, local_cluster: None) -> None:  # type: ignore[no-untyped-def]
+    request = demo_request(demo_dir)
+    code, _, err = run_cli(
+        "build", "--db", tmp_path / "cli.db", "--src-lang", "en", "--tgt-lang", "es",
+        "--source-conllu", request.source_conllu, "--reference-conllu", request.reference_conllu[0],
+        "--alignment", request.alignments[0], "--taxonomy", "en", "--no-audit", "--engine", "ray", "--workers", "2",
+        *[arg for path in request.dictionaries for arg in ("--dictionary", path)],
+    )
+    assert code == 0, err
+    assert load_stored_suite(tmp_path / "cli.db").options["content_hash"] == "68b6b7ed8a46"
+    code, _, err = run_cli("build", "--db", tmp_path / "x.db", "--src-lang", "en", "--tgt-lang", "es",
+                           "--source-conllu", request.source_conllu, "--reference-conllu", request.reference_conllu[0],
+                           "--workers", "2")
+    assert code == 2
+    assert "--address, --workers and --gpus-per-worker apply to --engine ray" in err
+
+
+def test_the_local_engine_imports_nothing_of_ray(demo_dir: Path, tmp_path: Path) -> None:
+    script = (
+        "import sys\n"
+        "from checkpoints.service.build import build_into_store\n"
+        "from checkpoints.service.demo import demo_request\n"
+        f"request = demo_request(__import__('pathlib').Path({str(demo_dir)!r})); request.audit = False\n"
+        f"build_into_store(request, {str(tmp_path / 'local.db')!r})\n"
+        "sys.exit('ray imported' if any(name == 'ray' or name.startswith('ray.') for name in sys.modules) else 0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
