@@ -34,6 +34,7 @@ from itertools import combinations
 
 import numpy as np
 
+from checkpoints.engine import EngineSpec, open_engine
 from checkpoints.errors import (
     CheckpointsError,
     InputError,
@@ -296,8 +297,13 @@ def run_metrics(
     track: Track[str] | None = None,
     optional: Collection[str] = (),
     prebuilt: Mapping[str, Metric] | None = None,
+    engine: EngineSpec | None = None,
 ) -> MetricReport:
     """Score every system of ``testbed`` with every metric in ``metric_names`` (Asiya names).
+
+    With a Ray ``engine`` the metrics' segment statistics are computed on its
+    workers, one task per metric family, before the loop below takes them in
+    order; fitted metrics (ULC) and the suite's ``LC`` metrics are scored here.
 
     Unknown names fail before any work starts. A metric named in
     ``optional`` (one that came from a metric set rather than ``-m``) that
@@ -345,13 +351,19 @@ def run_metrics(
     if significance is not None:
         comparison_pairs(systems, significance.baseline, significance.all_pairs)  # fail early on a bad baseline
 
+    elsewhere: dict[str, dict[str, np.ndarray] | Exception] = {}
+    if engine is not None and engine.name != "local":
+        elsewhere = _statistics_on(engine, metrics, [name for name in names if name not in built], testbed, include_refs)
     loop: Iterable[str] = track(names) if track is not None else names
     statistics: dict[str, dict[str, np.ndarray]] = {}
     scores: dict[str, dict[str, Scores]] = {name: {} for name in scored}
     for name in loop:
         metric = metrics[name]
         try:
-            statistics[name] = segment_statistics(metric, testbed, include_refs)
+            done = elsewhere.get(name)
+            if isinstance(done, Exception):
+                raise done
+            statistics[name] = done if done is not None else segment_statistics(metric, testbed, include_refs)
         except (ModelNotAvailable, ResourceNotAvailable) as error:
             # a layer the parses lack (no NER model for NE-*) shows only when the texts are parsed
             if name not in optional:
@@ -387,3 +399,40 @@ def run_metrics(
         statistics=statistics,
         skipped=skipped,
     )
+
+
+def _statistics_on(
+    engine: EngineSpec, metrics: Mapping[str, Metric], names: Sequence[str], testbed: Testbed, include_refs: bool
+) -> dict[str, dict[str, np.ndarray] | Exception]:
+    """The segment statistics of the ``names`` not fitted on others, computed on ``engine``'s
+    workers (each holds the test bed and the metrics once); a metric's error comes back as the
+    error, for the caller to raise or skip exactly as it would have here."""
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        if not metrics[name].fitted:
+            groups.setdefault(metrics[name].work_group, []).append(name)
+    if not groups:
+        return {}
+    bed = _Bed(dict(metrics), testbed, include_refs)
+    done: dict[str, dict[str, np.ndarray] | Exception] = {}
+    with open_engine(engine) as workers:
+        for _, scored in workers.map(lambda: bed, _group_statistics, list(groups.values())):
+            done.update(scored)
+    return done
+
+
+@dataclass(frozen=True, slots=True)
+class _Bed:
+    metrics: dict[str, Metric]
+    testbed: Testbed
+    include_refs: bool
+
+
+def _group_statistics(bed: _Bed, names: list[str]) -> list[tuple[str, dict[str, np.ndarray] | Exception]]:
+    done: list[tuple[str, dict[str, np.ndarray] | Exception]] = []
+    for name in names:
+        try:
+            done.append((name, segment_statistics(bed.metrics[name], bed.testbed, bed.include_refs)))
+        except CheckpointsError as error:
+            done.append((name, error))
+    return done

@@ -113,3 +113,20 @@ def test_the_local_engine_imports_nothing_of_ray(demo_dir: Path, tmp_path: Path)
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_metrics_on_ray_score_what_this_process_scores(
+    run_cli, data_dir: Path, local_cluster: None, tmp_path: Path  # type: ignore[no-untyped-def]
+) -> None:
+    """The lexical set over three TED systems, ULC among them (fitted here on the workers' statistics),
+    with a significance test, as JSON: the same to the last digit."""
+    ted = data_dir / "metrics" / "ted" / "en-de"
+    systems = sorted((ted / "sys").iterdir())[:3]
+    args = ["metrics", "-r", ted / "ref.txt", *[f"-s{path.stem}={path}" for path in systems], "--tgt-lang", "de",
+            "--metric-set", "lexical", "-m", "ULC(BLEU,-TER,chrF)", "--baseline", systems[0].stem, "--samples", "100",
+            "-f", "json"]
+    code, alone, err = run_cli(*args)
+    assert code == 0, err
+    code, on_ray, err = run_cli(*args, "--engine", "ray", "--workers", "2")
+    assert code == 0, err
+    assert on_ray == alone

@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from checkpoints.cli.common import check_choice, emit, stderr_console, track
+from checkpoints.cli.engine_options import Address, EngineName, GpusPerWorker, Workers, engine_spec
 from checkpoints.cli.linguistic_options import (
     AnnotationCache,
     Dictionaries,
@@ -210,6 +211,10 @@ def metrics(
     ce_length_factor: LengthFactor = None,
     lem_params: LemParams = None,
     lem_corpus: LemCorpus = None,
+    engine: EngineName = "local",
+    address: Address = None,
+    workers: Workers = None,
+    gpus_per_worker: GpusPerWorker = 0.0,
     output: Annotated[Path | None, typer.Option("--output", "-o", metavar="FILE", help="Write the report here instead of stdout.")] = None,
     list_metrics: Annotated[bool, typer.Option("--list", help="List every metric with a one-line definition and exit.")] = False,
 ) -> None:
@@ -225,6 +230,7 @@ def metrics(
         all_pairs=all_pairs, samples=samples, seed=seed, alpha=alpha, correction=correction,
         paraphrase_table=paraphrase_table, function_words=function_words, brevity_penalty=brevity_penalty,
         nist_info=nist_info, db=db, suite=suite, suite_name=suite_name,
+        engine=engine_spec(engine, address, workers, gpus_per_worker),
         linguistic=linguistic_options(parsed, stanza_dir, annotation_cache, ne_types, esa_corpus, src_lang, lm, vocab,
                                       dictionary, ce_length_factor, lem_params, lem_corpus),
     )

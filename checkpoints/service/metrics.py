@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from checkpoints.engine import EngineSpec
 from checkpoints.errors import UsageError, check_choice
 from checkpoints.evaluate.metric_runner import MetricReport, SignificanceRequest, run_metrics
 from checkpoints.evaluate.metrics.base import Metric, MetricOptions
@@ -88,6 +89,8 @@ class MetricsRequest:
     segments: adds the ``LC`` metrics of every category, level group and the taxonomy."""
     suite_name: str | None = None
     """The suite in that store, when it holds several."""
+    engine: EngineSpec = field(default_factory=EngineSpec)
+    """Where the metrics are scored (the scores are the same on any engine)."""
 
     def metric_names(self) -> tuple[list[str], set[str]]:
         """The metrics to run, in order without repeats, and those of them that may be skipped."""
@@ -181,6 +184,7 @@ def score_metrics(request: MetricsRequest, track: Track[str] | None = None) -> M
         track=track,
         optional=optional,
         prebuilt=lc_metrics,
+        engine=request.engine,
     )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from checkpoints.engine import EngineSpec
 from checkpoints.errors import UsageError, check_choice
 from checkpoints.evaluate.defaults import (
     DEFAULT_ALPHA,
@@ -70,6 +71,7 @@ class MetricsArguments:
     db: str | None = None
     suite: str | None = None
     suite_name: str | None = None
+    engine: EngineSpec = field(default_factory=EngineSpec)
 
     def granularities(self) -> tuple[Granularity, ...]:
         """The levels to print (``all``: system, document and segment)."""
@@ -109,7 +111,7 @@ class MetricsArguments:
             tokenize=self.tokenize, case=self.case, target_lang=self.target_lang, include_refs=self.include_refs,
             significance=significance, paraphrase_table=self.paraphrase_table, function_words=self.function_words,
             brevity_penalty=self.brevity_penalty, nist_info=self.nist_info, suite=store, suite_name=suite_name,
-            linguistic=replace(self.linguistic, store=store),
+            linguistic=replace(self.linguistic, store=store), engine=self.engine,
         )
 
     def significance_request(self) -> SignificanceRequest | None:
