@@ -53,6 +53,15 @@ class StoredSentence(Sentence):
         for name in self.LAZY_FIELDS:
             _SENTENCE_SLOTS[name].__set__(self, getattr(parsed, name))
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as what it holds: still unparsed, its stored row (the parse waits on the other
+        side too, as for a suite sent to a Ray worker); parsed, a plain :class:`Sentence`."""
+        stored = getattr(self, "_stored", None)
+        if stored is not None:
+            row_id, tokens, conllu = stored
+            return (stored_sentence, (row_id, self.text, tokens, conllu, self.language))
+        return (Sentence, tuple(getattr(self, f.name) for f in dataclass_fields(Sentence) if f.init))
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sentence):
             return NotImplemented

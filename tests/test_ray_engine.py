@@ -130,3 +130,19 @@ def test_metrics_on_ray_score_what_this_process_scores(
     code, on_ray, err = run_cli(*args, "--engine", "ray", "--workers", "2")
     assert code == 0, err
     assert on_ray == alone
+
+
+def test_evaluate_on_ray_scores_what_this_process_scores(
+    run_cli, demo_dir: Path, local_cluster: None, tmp_path: Path  # type: ignore[no-untyped-def]
+) -> None:
+    request = _request(demo_dir)
+    db = tmp_path / "demo.db"
+    build_into_store(request, db)
+    systems = [f"{name}={demo_dir / f'{name}.es.txt'}" for name in ("direct", "pivot")]
+    args = ["evaluate", "--db", db, *[arg for system in systems for arg in ("--system", system)], "-f", "json"]
+    code, alone, err = run_cli(*args)
+    assert code == 0, err
+    code, on_ray, err = run_cli(*args, "--engine", "ray", "--workers", "2")
+    assert code == 0, err
+    drop_runs = lambda text: {k: v for k, v in __import__("json").loads(text).items() if k not in ("run_ids", "runs")}  # noqa: E731
+    assert drop_runs(on_ray) == drop_runs(alone)

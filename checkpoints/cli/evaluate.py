@@ -13,6 +13,7 @@ from checkpoints.cli.common import (
     quiet_libraries,
     stderr_console,
 )
+from checkpoints.cli.engine_options import Address, EngineName, GpusPerWorker, Workers, engine_spec
 from checkpoints.evaluate.matching import parse_max_order
 from checkpoints.io.files import check_writable
 from checkpoints.report.checkpoint_json import evaluation_json
@@ -56,16 +57,21 @@ def evaluate(
     output_format: Annotated[str, typer.Option("--format", "-f", help="table, json or csv.")] = "table",
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to this file instead of stdout.")] = None,
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
+    engine: EngineName = "local",
+    address: Address = None,
+    workers: Workers = None,
+    gpus_per_worker: GpusPerWorker = 0.0,
 ) -> None:
 
     quiet_libraries()
     check_format(output_format, ("table", "json", "csv"))
+    spec = engine_spec(engine, address, workers, gpus_per_worker)
     systems = parse_named_files(system, "--system")
     if output is not None:
         check_writable(output)
     evaluation = evaluate_systems(
         db, systems, suite_name=suite, match=match, tokenize=tokenize, categories=category,
-        max_order=parse_max_order(max_order), alternatives=alternatives,
+        max_order=parse_max_order(max_order), alternatives=alternatives, engine=spec,
     )
     if output_format == "json":
         emit(json_text(evaluation_json(evaluation)), output)

@@ -24,6 +24,7 @@ from checkpoints.db.runs import (
     system_row,
 )
 from checkpoints.db.session import transaction
+from checkpoints.engine import EngineSpec, open_engine
 from checkpoints.errors import InputError, SuiteError, UsageError
 from checkpoints.evaluate.columns import checkpoint_count
 from checkpoints.evaluate.evaluation import Evaluation
@@ -81,16 +82,19 @@ def evaluate_systems(
     categories: Sequence[str] | None = None,
     max_order: int | None = DEFAULT_MAX_ORDER,
     alternatives: bool = False,
+    engine: EngineSpec | None = None,
 ) -> Evaluation:
     """Score the systems, store the run and its results in one transaction.
 
     ``max_order`` is the longest n-gram counted per reference (None: every order);
     ``alternatives`` lets word-level check-points also match dictionary translations,
-    stems and synonyms (:mod:`checkpoints.evaluate.alternatives`).
+    stems and synonyms (:mod:`checkpoints.evaluate.alternatives`). With a Ray
+    ``engine`` each system is matched by a worker holding the compiled suite;
+    the store is written here, by this one writer.
     """
     if not systems:
         raise UsageError("no system to evaluate: give at least one NAME=FILE")
-    with engine_for(store) as engine, transaction(engine) as session:
+    with engine_for(store) as database, transaction(database) as session:
         suite = load_suite(session, suite_name)
         if not checkpoint_count(suite):
             raise SuiteError(f"suite {suite.name!r} has no check-points: nothing to evaluate")
@@ -103,13 +107,26 @@ def evaluate_systems(
         )
         # the BLEU row needs none of the matching: a second CPU computes it meanwhile
         with in_background(lambda: {name: scorer.bleu(lines) for name, lines in outputs.items()}) as bleu_row:
-            scores = {name: scorer.score(lines) for name, lines in outputs.items()}
+            scores = _score_systems(scorer, outputs, engine)
             reports = {name: result.report() for name, result in scores.items()}
             bleu = bleu_row.result()
         evaluation = Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer), warnings=warnings)
         options = RunOptions.of_scorer(scorer, categories, {name: str(path) for name, path in systems})
         store_evaluation(session, evaluation, outputs, options.to_json())
     return evaluation
+
+
+def _score_systems(
+    scorer: CheckpointScorer, outputs: dict[str, list[str]], engine: EngineSpec | None
+) -> dict[str, SystemScores]:
+    if engine is None or engine.name == "local":
+        return {name: scorer.score(lines) for name, lines in outputs.items()}
+    with open_engine(engine) as workers:
+        return {name: scores for (name, _), scores in workers.map(lambda: scorer, _score_one, outputs.items())}
+
+
+def _score_one(scorer: CheckpointScorer, output: tuple[str, list[str]]) -> SystemScores:
+    return scorer.score(output[1])
 
 
 def store_evaluation(

@@ -256,3 +256,21 @@ def test_paused_gc_hands_what_it_made_to_the_oldest_generation() -> None:
         if not was_enabled:
             gc.disable()
     del kept, more
+
+
+def test_a_stored_sentence_pickles_as_what_it_holds() -> None:
+    """A suite read from the store goes to Ray's workers pickled: unparsed sentences stay
+    unparsed on the way, parsed ones arrive as plain sentences, equal either way."""
+    import pickle
+
+    from checkpoints.db.stored_sentence import StoredSentence, stored_sentence
+    from checkpoints.model import Sentence
+
+    conllu = "1\tHola\thola\tINTJ\t_\t_\t0\troot\t_\t_\n2\tmundo\tmundo\tNOUN\t_\t_\t1\tvocative\t_\t_\n"
+    unparsed = stored_sentence(7, "Hola mundo", "Hola mundo", conllu, "es")
+    sent = pickle.loads(pickle.dumps(unparsed))
+    assert type(sent) is StoredSentence and sent._stored == (7, "Hola mundo", conllu)
+    assert [token.lemma for token in sent.tokens] == ["hola", "mundo"]
+    parsed = pickle.loads(pickle.dumps(sent))
+    assert type(parsed) is Sentence
+    assert parsed == sent == unparsed
