@@ -13,7 +13,7 @@ import pytest
 from checkpoints.engine import EngineSpec, LocalEngine, open_engine
 from checkpoints.errors import InputError, UsageError
 from checkpoints.service import pair_spool
-from checkpoints.service.build import build_into_store, build_suite
+from checkpoints.service.build import BuildRequest, build_into_store, build_suite
 from checkpoints.service.demo import demo_request
 from checkpoints.service.store import load_stored_suite
 from checkpoints.signature import suite_hash
@@ -146,3 +146,40 @@ def test_evaluate_on_ray_scores_what_this_process_scores(
     assert code == 0, err
     drop_runs = lambda text: {k: v for k, v in __import__("json").loads(text).items() if k not in ("run_ids", "runs")}  # noqa: E731
     assert drop_runs(on_ray) == drop_runs(alone)
+
+
+def test_annotate_on_ray_writes_what_this_process_writes(  # type: ignore[no-untyped-def]
+    run_cli, data_dir: Path, tmp_path: Path, local_cluster: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One stanza pipeline per worker (the tiny English models), batches taken in order: the same CoNLL-U."""
+    from checkpoints.evaluate.metrics.linguistic import annotations
+
+    monkeypatch.setattr(annotations, "REPORT_BATCH", 16)  # eight batches of distinct texts over two workers
+    texts = tmp_path / "texts.en"
+    texts.write_text("".join(f"The dog barked at postman number {n}.\nShe has lived in Paris since {1900 + n}.\nIt rained.\n"
+                             for n in range(40)), encoding="utf-8")
+    written = {}
+    for name, extra in (("here", []), ("ray", ["--engine", "ray", "--workers", "2"])):
+        output = tmp_path / f"{name}.conllu"
+        code, _, err = run_cli("annotate", "--lang", "en", "--stanza-dir", data_dir / "models" / "en-tiny",
+                               "--annotation-cache", tmp_path / f"cache-{name}", texts, "-o", output, *extra)
+        assert code == 0, err
+        written[name] = output.read_text(encoding="utf-8")
+    assert written["ray"] == written["here"]
+    assert written["here"].count("# text = ") == 120
+
+
+def test_a_raw_text_build_parses_on_ray_as_here(data_dir: Path, tmp_path: Path, local_cluster: None) -> None:
+    """Raw text parsed by one pipeline pair per Ray worker (the tiny English models), eflomal
+    seeded: the suite of the local build."""
+    source, reference = tmp_path / "a.en", tmp_path / "b.en"
+    source.write_text("".join(f"The dog barked at postman number {n}.\nShe has lived in Paris since {1900 + n}.\n"
+                              for n in range(30)), encoding="utf-8")
+    reference.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    hashes = []
+    for name, engine in (("here", EngineSpec()), ("ray", EngineSpec("ray", workers=2))):
+        request = BuildRequest("en", "en", source=source, references=[reference], taxonomy="ud", audit=False,
+                               stanza_dir=str(data_dir / "models" / "en-tiny"), threads=1, name=name, engine=engine)
+        build_into_store(request, tmp_path / f"{name}.db")
+        hashes.append(load_stored_suite(tmp_path / f"{name}.db").options["content_hash"])
+    assert hashes[0] == hashes[1]

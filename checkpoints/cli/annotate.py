@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from checkpoints.cli.common import progress_bar, quiet_libraries, stage_progress, stderr_console
+from checkpoints.cli.engine_options import Address, EngineName, GpusPerWorker, Workers, engine_spec
 from checkpoints.service.annotate import AnnotateRequest, annotate_files
 
 EXAMPLES = """
@@ -42,10 +43,15 @@ def annotate(
     ner: Annotated[bool, typer.Option("--ner", help="Also tag named entities (NE metrics).")] = False,
     constituency: Annotated[bool, typer.Option("--constituency", help="Also parse constituency trees (CP metrics).")] = False,
     db: Annotated[str | None, typer.Option("--db", metavar="DB", help="Keep the parses in this check-point store (SQLite file or SQLAlchemy URL) instead of the cache folder; metrics --db and meta --db read them there.", show_default=False)] = None,
+    engine: EngineName = "local",
+    address: Address = None,
+    workers: Workers = None,
+    gpus_per_worker: GpusPerWorker = 0.0,
 ) -> None:
     quiet_libraries()
+    spec = engine_spec(engine, address, workers, gpus_per_worker)
     request = AnnotateRequest(language, list(inputs), output, list(parsed or []), stanza_dir, annotation_cache, ner,
-                              constituency, db)
+                              constituency, db, spec)
     with progress_bar() as bar:
         result = annotate_files(request, stage_progress(bar))
     counts = result.counts

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from checkpoints.db.annotation_cache import StoredAnnotations
+from checkpoints.engine import EngineSpec
 from checkpoints.errors import InputError, UsageError
 from checkpoints.evaluate.metrics.linguistic.annotations import Annotator, default_cache_dir
 from checkpoints.io.files import write_atomic
@@ -31,6 +32,8 @@ class AnnotateRequest:
     constituency: bool = False
     store: str | None = None
     """A check-point store that keeps the parses instead of ``cache_dir`` (``--db``)."""
+    engine: EngineSpec = field(default_factory=EngineSpec)
+    """Where the texts are parsed: here, or one stanza pipeline per Ray worker."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +55,7 @@ def annotate_files(request: AnnotateRequest, progress: Callable[[str, int], Call
     stored = StoredAnnotations(request.store) if request.store is not None else None
     annotator = Annotator(request.language, given=request.parsed, stanza_dir=request.stanza_dir,
                           cache_dir=request.cache_dir or default_cache_dir(), cache=stored, ner=request.ner,
-                          constituency=request.constituency)
+                          constituency=request.constituency, engine=request.engine)
     advance = progress(f"annotating {request.language}", len(dict.fromkeys(" ".join(t.split()) for t in texts)))
     sentences = annotator.sentences(texts, advance)
     if stored is not None:

@@ -33,6 +33,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Protocol
 
+from checkpoints.engine import EngineSpec, open_engine
 from checkpoints.evaluate.metrics.linguistic.elements import ParsedSentence
 from checkpoints.io.conllu import parse_conllu_string, read_conllu
 from checkpoints.io.files import write_atomic
@@ -121,8 +122,10 @@ class Annotator:
         cache: ParseCache | None = None,
         ner: bool = False,
         constituency: bool = False,
+        engine: EngineSpec | None = None,
     ) -> None:
         self.language = language
+        self.engine = engine
         self.given = tuple(Path(path) for path in given)
         self.stanza_dir = stanza_dir or os.environ.get("CHECKPOINTS_STANZA_DIR") or None
         self.cache: ParseCache | None = cache if cache is not None else (
@@ -193,21 +196,26 @@ class Annotator:
         parser = self._stanza()
         started = time.perf_counter()
         done = 0
-        for start in range(0, len(to_parse), REPORT_BATCH):
-            batch = to_parse[start:start + REPORT_BATCH]
-            parsed = dict(zip(batch, parser.parse(batch, self.language), strict=True))  # type: ignore[attr-defined]
-            for key, sentence in parsed.items():
-                self._keep(key, sentence)
-            if self.cache is not None:  # kept batch by batch: an interrupted run loses one batch at most
-                self.cache.write(self.language, pipeline, parsed)
-            done += len(batch)
-            self.counts["parsed"] += len(batch)
-            if progress is not None:
-                progress(len(batch))
-            if report is not None:
-                seconds = time.perf_counter() - started
-                report(f"parsing {self.language} with stanza: {done:,}/{len(to_parse):,} texts, "
-                       f"{seconds:.1f} s, {done / max(seconds, 1e-9):.1f} sentences/s")
+        batches = [to_parse[start:start + REPORT_BATCH] for start in range(0, len(to_parse), REPORT_BATCH)]
+        # batches are parsed here, or one stanza pipeline per worker of a Ray engine, and taken in order
+        with open_engine(self.engine) as workers:
+            for batch, sentences in workers.map(lambda: parser, _parse_batch, batches):
+                parsed = dict(zip(batch, sentences, strict=True))
+                self._store_batch(parsed, pipeline)
+                done += len(batch)
+                if progress is not None:
+                    progress(len(batch))
+                if report is not None:
+                    seconds = time.perf_counter() - started
+                    report(f"parsing {self.language} with stanza: {done:,}/{len(to_parse):,} texts, "
+                           f"{seconds:.1f} s, {done / max(seconds, 1e-9):.1f} sentences/s")
+
+    def _store_batch(self, parsed: dict[str, Sentence], pipeline: str) -> None:
+        for key, sentence in parsed.items():
+            self._keep(key, sentence)
+        if self.cache is not None:  # kept batch by batch: an interrupted run loses one batch at most
+            self.cache.write(self.language, pipeline, parsed)
+        self.counts["parsed"] += len(parsed)
 
     def _stanza(self) -> object:
         if self._parser is None:
@@ -227,6 +235,10 @@ class Annotator:
         if self.counts["cached"] + self.counts["parsed"] == 0:
             return {"parse": "given"}
         return {"parse": f"stanza-{metadata.version('stanza')}", "pipeline": self.pipeline_id()}
+
+
+def _parse_batch(parser: object, batch: list[str]) -> list[Sentence]:
+    return parser.parse(batch, parser.language)  # type: ignore[attr-defined]
 
 
 @functools.cache
