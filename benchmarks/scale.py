@@ -12,7 +12,11 @@ else: what holding the parsed corpus at once costs in the library users parse
 with. It is skipped above ``--reference-limit`` pairs, where it needs more
 memory than the build.
 
-    python benchmarks/scale.py [--sizes 1000 10000 100000] [--reference-limit 10000]
+With ``--ray-workers 1 2`` the same command also runs with ``--engine ray
+--workers N`` (a Ray runtime started on this machine by the command, its
+start-up included), needing the ``ray`` extra.
+
+    python benchmarks/scale.py [--sizes 1000 10000 100000] [--reference-limit 10000] [--ray-workers 1 2]
 """
 
 from __future__ import annotations
@@ -83,22 +87,30 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000], help="pairs (multiples of 1,000)")
     parser.add_argument("--reference-limit", type=int, default=10000, help="largest corpus stanza's reader reads")
+    parser.add_argument("--ray-workers", type=int, nargs="*", default=[], help="also build on Ray with N workers")
     args = parser.parse_args()
-    print(f"{'pairs':>8} {'build s':>8} {'pairs/s':>8} {'peak MiB':>9} {'KiB/pair':>9}  {'stanza reader s':>15} {'MiB':>6}")
+    print(f"{'pairs':>8} {'engine':>8} {'build s':>8} {'pairs/s':>8} {'peak MiB':>9} {'KiB/pair':>9}  "
+          f"{'stanza reader s':>15} {'MiB':>6}")
     with tempfile.TemporaryDirectory(prefix="checkpoints-scale-") as scratch:
         folder = Path(scratch)
         for size in args.sizes:
             if size % 1000:
                 raise SystemExit(f"--sizes: {size} is not a multiple of the demo's 1,000 pairs")
             source, reference, alignment = replicate(folder, size // 1000)
-            seconds, peak, _ = measured(build_command(folder / f"scale{size}.db", source, reference, alignment))
             reference_figures = ""
             if size <= args.reference_limit:
                 read_seconds, read_peak, _ = measured([sys.executable, "-c", REFERENCE, str(source), str(reference)])
                 reference_figures = f"{read_seconds:15.1f} {read_peak:6.0f}"
-            print(f"{size:8,} {seconds:8.1f} {size / seconds:8,.0f} {peak:9,.0f} {peak * 1024 / size:9,.1f}  {reference_figures}",
-                  flush=True)
-            for path in (source, reference, alignment, folder / f"scale{size}.db"):
+            for engine in ["local", *[f"ray {workers}" for workers in args.ray_workers]]:
+                db = folder / f"scale{size}.db"
+                command = build_command(db, source, reference, alignment)
+                if engine != "local":
+                    command += ["--engine", "ray", "--workers", engine.split()[1]]
+                seconds, peak, _ = measured(command)
+                print(f"{size:8,} {engine:>8} {seconds:8.1f} {size / seconds:8,.0f} {peak:9,.0f} "
+                      f"{peak * 1024 / size:9,.1f}  {reference_figures}", flush=True)
+                db.unlink()
+            for path in (source, reference, alignment):
                 path.unlink()
 
 

@@ -123,7 +123,10 @@ class _Worker:
     def run(self, item: Any) -> Any:
         if self.failure is not None:
             raise self.failure
-        return self.work(self.state, item)
+        from checkpoints.gcpause import paused_gc
+
+        with paused_gc():  # as in the driver's bulk work: the cyclic collector would rescan every chunk's objects
+            return self.work(self.state, item)
 
 
 def _passed_environment() -> dict[str, str]:
