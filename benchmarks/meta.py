@@ -28,7 +28,9 @@ pearson``). Under the table: the time of each step — the metrics' segment
 statistics (computed once per metric and shared by the later runs on the
 same test bed, ``run_meta(..., statistics=)``) and each criterion — and the
 total against the 60-second target. Metrics are scored in ``--jobs`` worker
-processes, as ``checkpoints meta --jobs N`` does (default: every core).
+processes, as ``checkpoints meta --jobs N`` does (default: every core), or
+with ``--ray-workers N`` on a Ray runtime started on this machine (its start-up
+in the total), as ``checkpoints meta --engine ray --workers N`` does.
 
 zh-en is scored against ``refB``, mt-metrics-eval's standard reference for
 this test set: MQM rates ``ref`` below every system (−5.52 against −2.99 …
@@ -74,6 +76,7 @@ from pathlib import Path
 
 import numpy as np
 
+from checkpoints.engine import EngineSpec
 from checkpoints.errors import CheckpointsError, UsageError
 from checkpoints.evaluate.meta.correlation import Criterion
 from checkpoints.evaluate.meta.judged import JudgedSet, referents
@@ -257,7 +260,7 @@ def fitted_ulc(parts: Sequence[str], options: MetricOptions, cache: MetricCache,
 
 
 def run_pair(pair: str, names: Sequence[str], samples: int, seed: int, jobs: int,
-             linguistic: Linguistic | None = None) -> float:
+             linguistic: Linguistic | None = None, engine: EngineSpec | None = None) -> float:
     folder = TED / pair
     target = pair.split("-")[1]
     references = [SCORED_REFERENCE[pair]]
@@ -289,7 +292,8 @@ def run_pair(pair: str, names: Sequence[str], samples: int, seed: int, jobs: int
     def meta(level: Granularity, criteria: tuple[Criterion, ...], on: JudgedSet = judged,
              chosen: Sequence[Metric] = metrics) -> MetaResult:
         return run_meta(on, chosen, MetaOptions(level=level, criteria=criteria, ci=CIMethod.NONE, samples=samples,
-                                                seed=seed, jobs=jobs), statistics=statistics if on is judged else None)
+                                                seed=seed, jobs=1 if engine else jobs, engine=engine or EngineSpec()),
+                        statistics=statistics if on is judged else None)
 
     timed("segment statistics (every metric, once)", times, lambda: meta(Granularity.SYS, (Criterion.PEARSON,)))
     system = timed("pearson, kendall, pairwise-accuracy (sys)", times, lambda: meta(
@@ -394,6 +398,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="worker processes scoring metrics (meta --jobs; default: the machine's cores)")
+    parser.add_argument("--ray-workers", type=int, default=None,
+                        help="score metrics on a local Ray runtime with N workers (meta --engine ray) instead of --jobs")
     parser.add_argument("--linguistic", action="store_true",
                         help="add the linguistic metric set (SP, DP, CP, NE, SR), the target side parsed with stanza")
     parser.add_argument("--linguistic-metrics", default=None,
@@ -409,9 +415,15 @@ def main(argv: list[str] | None = None) -> int:
         chosen = split_metric_list(args.linguistic_metrics) if args.linguistic_metrics else metric_names("linguistic")
         linguistic = Linguistic(tuple(chosen), args.stanza_dir_root.resolve(),
                                 (args.annotation_cache or default_cache_dir()).resolve())
+    engine = None
     started = time.perf_counter()
+    if args.ray_workers:
+        import ray
+
+        ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)  # once, its start-up timed
+        engine = EngineSpec("ray", workers=args.ray_workers)
     for pair in args.pairs:
-        run_pair(pair, names, args.samples, args.seed, args.jobs, linguistic)
+        run_pair(pair, names, args.samples, args.seed, args.jobs, linguistic, engine)
     whole = time.perf_counter() - started
     count = len(names) + (len(linguistic.names) if linguistic is not None else 0)
     print(f"\nwhole table, {len(args.pairs)} pairs × {count} metrics: {whole:.1f} s "

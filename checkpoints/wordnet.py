@@ -149,6 +149,13 @@ class SynonymSets:
         self.wordnet = wordnet if wordnet is not None else load_wordnet()
         self.lookup = lru_cache(maxsize=1 << 17)(self.wordnet.synset_ids)
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled without its lookup cache (a metric sent to a Ray worker), which the other side remakes."""
+        return {"wordnet": self.wordnet}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__init__(state["wordnet"])  # type: ignore[misc, arg-type]
+
 
 def synonym_sets(directory: Path | None = None) -> SynonymSets:
     """A :class:`SynonymSets` over ``directory``'s WordNet or the default one (see :func:`load_wordnet`)."""

@@ -338,7 +338,8 @@ class MetricWork:
         groups: dict[str, list[int]] = {}
         for index in elsewhere:
             groups.setdefault(self.metrics[index].work_group, []).append(index)
-        if engine is not None and engine.name != "local" and elsewhere:
+        unscored = [i for i in elsewhere if self.likeness or self.metrics[i].name not in self.known]
+        if engine is not None and engine.name != "local" and unscored:
             # one task per work group, each worker holding this run's outputs and metrics once
             with open_engine(engine) as workers:
                 for _, scored in workers.map(lambda: self, _score_group, list(groups.values())):

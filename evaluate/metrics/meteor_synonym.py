@@ -94,6 +94,14 @@ class MeteorSynonyms:
         self._bases = {form: tuple(listed) for form, listed in bases.items()}
         self._lookup = lru_cache(maxsize=1 << 17)(self._synonym_set)
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled without its lookup cache (a metric sent to a Ray worker), which the other side remakes."""
+        return {"_synsets": self._synsets, "_bases": self._bases}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._lookup = lru_cache(maxsize=1 << 17)(self._synonym_set)
+
     def __call__(self, word: str) -> frozenset[int]:
         return self._lookup(word)
 
