@@ -80,7 +80,7 @@ def open_engine(spec: EngineSpec | None = None) -> Iterator[Engine]:
         return
     from checkpoints.ray_engine import RayEngine
 
-    engine = RayEngine(spec)
+    engine = RayEngine(spec.address, spec.workers, spec.gpus_per_worker)
     try:
         yield engine
     finally:

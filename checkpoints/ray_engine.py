@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from typing import Any, TypeVar
 
-from checkpoints.engine import EngineSpec
 from checkpoints.errors import UsageError
 
 S = TypeVar("S")
@@ -42,25 +41,25 @@ def _ray() -> Any:
 class RayEngine:
     name = "ray"
 
-    def __init__(self, spec: EngineSpec) -> None:
+    def __init__(self, address: str | None = None, workers: int | None = None, gpus_per_worker: float = 0.0) -> None:
         ray = _ray()
         self.started_here = not ray.is_initialized()
         if self.started_here:
             try:
                 ray.init(
-                    address=spec.address,
+                    address=address,
                     include_dashboard=False,
                     log_to_driver=False,
                     logging_level=logging.WARNING,
                     configure_logging=False,
                     # a local runtime sees the package the way this process does
-                    runtime_env=None if spec.address else {"env_vars": _passed_environment()},
+                    runtime_env=None if address else {"env_vars": _passed_environment()},
                 )
             except ConnectionError as error:
-                raise UsageError(f"--address {spec.address}: cannot join the Ray cluster ({error})") from None
+                raise UsageError(f"--address {address}: cannot join the Ray cluster ({error})") from None
         cpus = int(ray.cluster_resources().get("CPU", 1))
-        self.workers = spec.workers or max(cpus, 1)
-        self.gpus_per_worker = spec.gpus_per_worker
+        self.workers = workers or max(cpus, 1)
+        self.gpus_per_worker = gpus_per_worker
 
     def map(self, setup: Callable[[], S], work: Callable[[S, T], R], items: Iterable[T]) -> Iterator[tuple[T, R]]:
         ray = _ray()

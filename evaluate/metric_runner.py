@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations
 
 import numpy as np
@@ -52,6 +53,7 @@ from checkpoints.evaluate.resample import (
     paired_tests,
 )
 from checkpoints.evaluate.significance import Correction, adjust_p_values
+from checkpoints.evaluate.statistics_cache import cached_statistics
 from checkpoints.io.testsets import Testbed
 from checkpoints.progress import Track
 from checkpoints.signature import Signature
@@ -143,6 +145,8 @@ class MetricReport:
     """Metric → system → per-segment statistics ``(segments, k)``."""
     skipped: dict[str, str] = field(default_factory=dict)
     """Metrics of a requested set that cannot run here → why (a reason that does not repeat the name)."""
+    reused: tuple[int, int] | None = None
+    """With a statistics cache: how many (metric, output) statistics were read back and how many scored."""
 
     @property
     def documents(self) -> list[str]:
@@ -168,11 +172,13 @@ def segment_statistics(metric: Metric, testbed: Testbed, include_refs: bool = Fa
     result = {}
     for system in testbed.systems:
         try:
-            stats = metric.corpus_stats(system.segments, references, sources)
+            result[system.name] = cached_statistics(
+                metric, system.segments, references, sources,
+                partial(_scored_matrix, metric, system.segments, references, sources, testbed.n_segments),
+            )
         except SegmentTooLong as error:  # named by its file and line, as every bad input is
             where = system if error.side == "system" else testbed.references[0]
             raise InputError(where.path, where.lines[error.index], error.problem) from None
-        result[system.name] = _as_matrix(metric, stats, testbed.n_segments)
     if include_refs:
         for index, reference in enumerate(testbed.references):
             others = references[:index] + references[index + 1 :]
@@ -180,6 +186,11 @@ def segment_statistics(metric: Metric, testbed: Testbed, include_refs: bool = Fa
                 metric, metric.corpus_stats(reference.segments, others, sources), testbed.n_segments
             )
     return result
+
+
+def _scored_matrix(metric: Metric, hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+                   sources: Sequence[str] | None, segments: int) -> np.ndarray:
+    return _as_matrix(metric, metric.corpus_stats(hypotheses, references, sources), segments)
 
 
 def _as_matrix(metric: Metric, stats: np.ndarray, segments: int) -> np.ndarray:

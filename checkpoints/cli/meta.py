@@ -31,10 +31,12 @@ from checkpoints.cli.linguistic_options import (
     Vocabularies,
     linguistic_options,
 )
+from checkpoints.cli.statistics_options import StatisticsCacheDir, reuse_line
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.defaults import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED
 from checkpoints.evaluate.meta.criteria import DEFAULT_CRITERIA, Criterion
 from checkpoints.evaluate.metrics.linguistic.annotations import PARSE_REPORT
+from checkpoints.evaluate.statistics_cache import statistics_cache
 from checkpoints.io.files import check_writable
 from checkpoints.report.formats import META_FORMATS
 from checkpoints.report.meta_report import (
@@ -176,6 +178,7 @@ def meta(
     alpha: Annotated[float, typer.Option("--alpha", metavar="A", help="Significance level: 0.05 gives 95% intervals.")] = DEFAULT_ALPHA,
     seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the resampling.")] = DEFAULT_SEED,
     jobs: Annotated[int, typer.Option("--jobs", "-j", metavar="N", help="Score metrics in N worker processes side by side (Linux).")] = 1,
+    statistics_cache_dir: StatisticsCacheDir = None,
     engine: EngineName = "local",
     address: Address = None,
     workers: Workers = None,
@@ -216,11 +219,14 @@ def meta(
     console = stderr_console()
     token = PARSE_REPORT.set(lambda line: console.print(line, highlight=False))
     try:
-        if request.by_category is not None:
-            by = meta_by_category(request, track=lambda items: track(items, "scoring metrics"))
-            result = by.overall
-        else:
-            result = meta_evaluate(request, track=lambda items: track(items, "scoring metrics"))
+        with statistics_cache(statistics_cache_dir) as cache:
+            if request.by_category is not None:
+                by = meta_by_category(request, track=lambda items: track(items, "scoring metrics"))
+                result = by.overall
+            else:
+                result = meta_evaluate(request, track=lambda items: track(items, "scoring metrics"))
+        if cache is not None:
+            console.print(reuse_line(cache), highlight=False)
     except TargetLanguageNeeded as error:
         verb = "depends" if len(error.metrics) == 1 else "depend"
         raise UsageError(f"{', '.join(error.metrics)} {verb} on the target language: give --tgt-lang LANG") from None

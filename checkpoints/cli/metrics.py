@@ -31,6 +31,7 @@ from checkpoints.cli.linguistic_options import (
     Vocabularies,
     linguistic_options,
 )
+from checkpoints.cli.statistics_options import StatisticsCacheDir, reuse_line_of
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.defaults import (
     DEFAULT_ALPHA,
@@ -211,6 +212,7 @@ def metrics(
     ce_length_factor: LengthFactor = None,
     lem_params: LemParams = None,
     lem_corpus: LemCorpus = None,
+    statistics_cache_dir: StatisticsCacheDir = None,
     engine: EngineName = "local",
     address: Address = None,
     workers: Workers = None,
@@ -230,7 +232,7 @@ def metrics(
         all_pairs=all_pairs, samples=samples, seed=seed, alpha=alpha, correction=correction,
         paraphrase_table=paraphrase_table, function_words=function_words, brevity_penalty=brevity_penalty,
         nist_info=nist_info, db=db, suite=suite, suite_name=suite_name,
-        engine=engine_spec(engine, address, workers, gpus_per_worker),
+        engine=engine_spec(engine, address, workers, gpus_per_worker), statistics_cache=statistics_cache_dir,
         linguistic=linguistic_options(parsed, stanza_dir, annotation_cache, ne_types, esa_corpus, src_lang, lm, vocab,
                                       dictionary, ce_length_factor, lem_params, lem_corpus),
     )
@@ -248,6 +250,8 @@ def metrics(
         PARSE_REPORT.reset(token)
     for name, reason in report.skipped.items():
         sys.stderr.write(f"checkpoints: warning: {name} skipped: {' '.join(reason.split())}\n")
+    if report.reused is not None:
+        console.print(reuse_line_of(*report.reused), highlight=False)
     emit(render(report, chosen_format, arguments.granularities()), output)
 
 

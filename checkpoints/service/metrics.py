@@ -23,7 +23,7 @@ defaults of ``evaluate``, so their system scores are ``evaluate``'s figures.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from checkpoints.engine import EngineSpec
@@ -34,6 +34,7 @@ from checkpoints.evaluate.metrics.bleu_nist import BREVITY_PENALTIES, NIST_INFO
 from checkpoints.evaluate.metrics.combination import canonical_name
 from checkpoints.evaluate.metrics.linguistic.keys import SOURCE_GIVEN, SOURCE_LANGUAGE
 from checkpoints.evaluate.metrics.registry import entry, metric_names
+from checkpoints.evaluate.statistics_cache import statistics_cache
 from checkpoints.gcpause import bulk_work
 from checkpoints.io.testsets import InputFormat, Testbed, load_testbed
 from checkpoints.progress import Track
@@ -91,6 +92,8 @@ class MetricsRequest:
     """The suite in that store, when it holds several."""
     engine: EngineSpec = field(default_factory=EngineSpec)
     """Where the metrics are scored (the scores are the same on any engine)."""
+    statistics_cache: Path | None = None
+    """Keep and reuse per-segment statistics here (:mod:`~checkpoints.evaluate.statistics_cache`)."""
 
     def metric_names(self) -> tuple[list[str], set[str]]:
         """The metrics to run, in order without repeats, and those of them that may be skipped."""
@@ -175,17 +178,19 @@ def score_metrics(request: MetricsRequest, track: Track[str] | None = None) -> M
     lc_metrics: dict[str, Metric] = {}
     if request.suite is not None:
         lc_metrics = load_checkpoint_metrics(request.suite, request.suite_name, testbed.n_segments, options)
-    return run_metrics(
-        testbed,
-        names,
-        options,
-        include_refs=request.include_refs,
-        significance=request.significance,
-        track=track,
-        optional=optional,
-        prebuilt=lc_metrics,
-        engine=request.engine,
-    )
+    with statistics_cache(request.statistics_cache) as cache:
+        report = run_metrics(
+            testbed,
+            names,
+            options,
+            include_refs=request.include_refs,
+            significance=request.significance,
+            track=track,
+            optional=optional,
+            prebuilt=lc_metrics,
+            engine=request.engine,
+        )
+    return report if cache is None else replace(report, reused=(cache.reused, cache.computed))
 
 
 @bulk_work

@@ -72,6 +72,7 @@ class MetricsArguments:
     suite: str | None = None
     suite_name: str | None = None
     engine: EngineSpec = field(default_factory=EngineSpec)
+    statistics_cache: Path | None = None
 
     def granularities(self) -> tuple[Granularity, ...]:
         """The levels to print (``all``: system, document and segment)."""
@@ -112,6 +113,7 @@ class MetricsArguments:
             significance=significance, paraphrase_table=self.paraphrase_table, function_words=self.function_words,
             brevity_penalty=self.brevity_penalty, nist_info=self.nist_info, suite=store, suite_name=suite_name,
             linguistic=replace(self.linguistic, store=store), engine=self.engine,
+            statistics_cache=self.statistics_cache,
         )
 
     def significance_request(self) -> SignificanceRequest | None:

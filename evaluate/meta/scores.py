@@ -21,6 +21,7 @@ import numpy as np
 
 from checkpoints.evaluate.meta.judged import JudgedSet, Referent
 from checkpoints.evaluate.metrics.base import Granularity, Metric
+from checkpoints.evaluate.statistics_cache import cached_statistics
 
 
 def is_checkpoint_metric(metric: Metric) -> bool:
@@ -48,7 +49,10 @@ def segment_statistics(judged: JudgedSet, metric: Metric) -> dict[str, np.ndarra
             hypotheses = [outputs[p] or "" for p in positions]
             references = [[reference[p] for p in positions] for reference in judged.references]
             sources = None if judged.sources is None else [judged.sources[p] for p in positions]
-            stats[positions] = metric.corpus_stats(hypotheses, references, sources)
+            stats[positions] = cached_statistics(
+                metric, hypotheses, references, sources,
+                lambda: np.asarray(metric.corpus_stats(hypotheses, references, sources), dtype=np.float64),  # noqa: B023 - called at once
+            )
         result[system] = stats
     metric.fit({system: np.nan_to_num(stats) for system, stats in result.items()}, judged.documents)
     return result
