@@ -14,6 +14,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from checkpoints.db.repo import find_suite
+from checkpoints.db.staging_names import visible
 from checkpoints.db.tables import (
     CategoryResultRow,
     CheckpointBlock,
@@ -72,6 +73,7 @@ def list_suites(session: Session) -> list[SuiteEntry]:
         .outerjoin(pairs, pairs.c.suite_id == Suite.id)
         .outerjoin(runs, runs.c.suite_id == Suite.id)
         .outerjoin(CheckpointBlock, CheckpointBlock.suite_id == Suite.id)
+        .where(visible())
         .order_by(Suite.name)
     ).all()
     return [SuiteEntry(*row) for row in rows]

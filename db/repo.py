@@ -19,6 +19,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from checkpoints.db.checkpoint_block import CheckpointRecords, unpack_checkpoints
+from checkpoints.db.staging_names import visible
 from checkpoints.db.stored_sentence import stored_sentence
 from checkpoints.db.suite_writer import SuiteWriter
 from checkpoints.db.tables import (
@@ -62,7 +63,7 @@ def _ids_by_key(session: Session, key: Any, owner: Any, owner_id: int) -> dict[A
 
 
 def suite_names(session: Session) -> list[str]:
-    return list(session.scalars(select(Suite.name).order_by(Suite.id)))
+    return list(session.scalars(select(Suite.name).where(visible()).order_by(Suite.id)))
 
 
 def name_taken(name: str) -> str:
@@ -78,7 +79,7 @@ def find_suite(session: Session, name: str | None = None) -> Suite:
             known = ", ".join(suite_names(session)) or "none"
             raise SuiteError(f"no suite named {name!r} in this database (suites: {known})")
         return suite
-    suites = list(session.scalars(select(Suite).order_by(Suite.id)))
+    suites = list(session.scalars(select(Suite).where(visible()).order_by(Suite.id)))
     if not suites:
         raise SuiteError("the database holds no suite: build or import one first")
     if len(suites) > 1:

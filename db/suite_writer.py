@@ -128,9 +128,10 @@ class SuiteWriter:
             insert_rows(self.session, AlignmentRow.__table__, ("pair_id", "reference_index", "links"), alignment_rows)
         if checkpoints:
             block = pack_checkpoints(checkpoints, chunk_position, self.category_position)
-            self._append_block(block)
+            self.append_block(block)
 
-    def _append_block(self, block: dict[str, object]) -> None:
+    def append_block(self, block: dict[str, object]) -> None:
+        """Packed check-points (a ``checkpoint_block`` row's values, ``count`` included) after those before."""
         count = int(block.pop("count"))  # type: ignore[call-overload]
         numbers = np.frombuffer(block["numbers"], dtype="<i8")  # type: ignore[call-overload]
         if int(numbers[0]) <= self.last_number:

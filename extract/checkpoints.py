@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from checkpoints.extract.completion import Completion
 from checkpoints.extract.dictionary import Lexicon
@@ -122,6 +122,24 @@ class ExtractionSummary:
 
     def skip(self, reason: str, category: str) -> None:
         self.skipped.setdefault(reason, Counter())[category] += 1
+
+    def state(self) -> dict[str, object]:
+        """Every count as JSON, for :meth:`from_state` (a resumable build keeps each chunk's)."""
+        return {
+            "pairs": self.pairs, "found": dict(self.found), "stored": dict(self.stored),
+            "skipped": {reason: dict(counts) for reason, counts in self.skipped.items()},
+            "skipped_pairs": list(self.skipped_pairs), "sentences_with_trees": self.sentences_with_trees,
+            "sentences_without_usable_tree": self.sentences_without_usable_tree, "noise_filter": self.noise_filter,
+        }
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> ExtractionSummary:
+        return cls(
+            pairs=state["pairs"], found=Counter(state["found"]), stored=Counter(state["stored"]),
+            skipped={reason: Counter(counts) for reason, counts in state["skipped"].items()},
+            skipped_pairs=list(state["skipped_pairs"]), sentences_with_trees=state["sentences_with_trees"],
+            sentences_without_usable_tree=state["sentences_without_usable_tree"], noise_filter=state["noise_filter"],
+        )
 
     def add(self, other: ExtractionSummary) -> None:
         """Count ``other`` (the next chunk's summary) in with this one."""

@@ -22,6 +22,7 @@ from checkpoints.cli.engine_options import Address, EngineName, GpusPerWorker, W
 from checkpoints.extract.eflomal_process import DEFAULT_ALIGN_SEED
 from checkpoints.model import SuiteData
 from checkpoints.service.build import BuildRequest, build_into_store
+from checkpoints.service.build_resume import build_into_store_resumably
 
 EXAMPLES = """
 The recommended recipe: eflomal alignment (the default; offline, no model to
@@ -43,6 +44,10 @@ Examples:
   # a large corpus on a Ray cluster (parsing and extraction spread over its workers):
   checkpoints build --db big.db --src-lang en --tgt-lang de --source big.en --reference big.de \\
       --dictionary /usr/share/dictd/freedict-eng-deu.index --engine ray --address ray://head:10001
+
+  # a long build that can be interrupted: run the same command again to go on
+  checkpoints build --db big.db --src-lang en --tgt-lang de --source-conllu big.en.conllu \\
+      --reference-conllu big.de.conllu --dictionary /usr/share/dictd/freedict-eng-deu.index --resume
 
   # raw text, parsed by trained stanza models, Chinese with CC-CEDICT:
   checkpoints build --db news.db --src-lang zh --tgt-lang en \\
@@ -79,6 +84,7 @@ def build(
     complete: Annotated[bool, typer.Option("--complete/--no-complete", help="Complete references on the target side with the function words the aligner leaves out (auxiliaries, clitics, governed prepositions).")] = True,
     audit: Annotated[bool, typer.Option("--audit/--no-audit", help="Audit the new suite (reference self-score, substitution test) and keep the audit in its summary.")] = True,
     threads: Annotated[int | None, typer.Option("--threads", help="CPU threads for parsing raw text (default: torch's, one per core; 1 is often faster for small corpora).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Commit each chunk as it is done (out of sight until the suite is whole) and, when a build of the same inputs was interrupted, go on from its last committed chunk; the suite is the same as an uninterrupted build's.")] = False,
     replace: Annotated[bool, typer.Option("--replace", help="Replace a suite of the same name (in one transaction: an interrupted build keeps the old one).")] = False,
     engine: EngineName = "local",
     address: Address = None,
@@ -118,7 +124,8 @@ def build(
         check_name_free(db, request.suite_name())
     started = time.perf_counter()
     with progress_bar() as bar:
-        result = build_into_store(request, db, replace=replace, progress=stage_progress(bar))
+        store = build_into_store_resumably if resume else build_into_store
+        result = store(request, db, replace=replace, progress=stage_progress(bar))
     elapsed = time.perf_counter() - started
     print_summary(result.suite.name, result.summary, result.suite, db, elapsed)
 
@@ -171,6 +178,9 @@ def print_summary(name: str, summary: dict[str, Any], suite: SuiteData, db: Path
     audit = summary.get("audit")
     if audit:
         notes.append(str(audit["summary"]))
+    resumed = summary.get("resumed_chunks")
+    if resumed:
+        notes.append(f"resumed: {resumed} chunks committed by an interrupted build were taken back")
     notes.append(f"stored in {db} in {elapsed:.1f}s")
     notes.extend(f"warning: {warning}" for warning in summary.get("warnings", ()))
     for note in notes:

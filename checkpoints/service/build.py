@@ -15,7 +15,7 @@ corpus. Held whole (:func:`build_suite`), the same chunks make the same suite.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +37,7 @@ from checkpoints.tokenizers import default_match_tokenizer
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
+    from checkpoints.db.suite_writer import SuiteWriter
     from checkpoints.service.store import Store
     from checkpoints.taxonomy import Taxonomy
 
@@ -46,7 +47,7 @@ __all__ = ["AlignedCorpus", "BuildRequest", "BuildResult", "align_pairs", "build
 def build_suite(request: BuildRequest, progress: Progress = no_progress) -> BuildResult:
     """The whole suite in memory as core types, and its summary (nothing stored)."""
     request.validate()
-    taxonomy = _load_taxonomy(request)
+    taxonomy = load_request_taxonomy(request)
     with open_engine(request.engine) as engine:
         corpus = align_pairs(request, progress, engine)
         try:
@@ -61,11 +62,25 @@ def build_into_store(
 ) -> BuildResult:
     """Build and store the suite chunk by chunk, in one transaction: memory does not grow with
     the corpus, and an interrupted build leaves no suite. The result's suite holds everything
-    but the pairs and check-points, which are in the store."""
+    but the pairs and check-points, which are in the store. (A build that can go on after an
+    interruption: :func:`checkpoints.service.build_resume.build_into_store_resumably`.)
+    """
     request.validate()
-    taxonomy = _load_taxonomy(request)
+    taxonomy = load_request_taxonomy(request)
     with open_engine(request.engine) as engine:
         return _build_into_store(request, store, replace, progress, taxonomy, engine)
+
+
+def suite_writer(session: Session, header: SuiteData, *, name: str | None = None,
+                 options: dict[str, object] | None = None) -> SuiteWriter:
+    """A writer of a suite with ``header``'s languages, taxonomy and categories (under ``name``)."""
+    from checkpoints.db.suite_writer import SuiteWriter
+
+    return SuiteWriter(
+        session, name=name or header.name, source_lang=header.source_lang, target_lang=header.target_lang,
+        taxonomy=header.taxonomy, taxonomy_version=header.taxonomy_version, categories=header.categories,
+        user_categories=header.user_categories, options=header.options if options is None else options,
+    )
 
 
 def _build_into_store(
@@ -79,16 +94,10 @@ def _build_into_store(
 
         def write(session: Session) -> int:
             from checkpoints.db.repo import claim_name
-            from checkpoints.db.suite_writer import SuiteWriter
 
-            header = plan.header
-            claim_name(session, header.name, replace=replace)
-            writer = SuiteWriter(
-                session, name=header.name, source_lang=header.source_lang, target_lang=header.target_lang,
-                taxonomy=header.taxonomy, taxonomy_version=header.taxonomy_version, categories=header.categories,
-                user_categories=header.user_categories, options=header.options,
-            )
-            result = plan.extract(writer.add, progress, engine)
+            claim_name(session, plan.header.name, replace=replace)
+            writer = suite_writer(session, plan.header)
+            result = plan.extract(lambda chunk, found, _: writer.add(chunk, found), progress, engine)
             return writer.finish(result.suite.options, result.summary)
 
         write_new_suite(store, plan.header.name, write)
@@ -97,7 +106,7 @@ def _build_into_store(
         corpus.close()
 
 
-def _load_taxonomy(request: BuildRequest) -> Taxonomy:
+def load_request_taxonomy(request: BuildRequest) -> Taxonomy:
     from checkpoints.taxonomy import load_taxonomy
 
     return load_taxonomy(request.taxonomy_name())  # a bad taxonomy file fails before any parsing
@@ -111,11 +120,11 @@ def build_suite_from(
     engine: Engine | None = None,
 ) -> BuildResult:
     """The suite of an aligned corpus, held whole: check-points, their references, the filters' counts."""
-    plan = plan_suite(request, corpus, progress, taxonomy or _load_taxonomy(request))
+    plan = plan_suite(request, corpus, progress, taxonomy or load_request_taxonomy(request))
     pairs: list[SentencePair] = []
     checkpoints: list[CheckPoint] = []
 
-    def keep(chunk: list[SentencePair], found: list[CheckPoint]) -> None:
+    def keep(chunk: list[SentencePair], found: list[CheckPoint], _: ExtractionSummary) -> None:
         pairs.extend(chunk)
         checkpoints.extend(found)
 
@@ -195,11 +204,17 @@ class SuitePlan:
     result: BuildResult = field(init=False)
 
     def extract(
-        self, sink: Callable[[list[SentencePair], list[CheckPoint]], None], progress: Progress, engine: Engine | None = None
+        self,
+        sink: Callable[[list[SentencePair], list[CheckPoint], ExtractionSummary], None],
+        progress: Progress,
+        engine: Engine | None = None,
+        staged: Sequence[Callable[[list[SentencePair]], tuple[list[CheckPoint], ExtractionSummary]]] = (),
     ) -> BuildResult:
-        """Find every check-point, chunk by chunk in corpus order, and hand each chunk to ``sink``;
-        the summary, the audit and the content hash come at the end. The chunks are extracted
-        by ``engine`` (default: here), their results taken in corpus order."""
+        """Find every check-point, chunk by chunk in corpus order, and hand each chunk (its pairs,
+        check-points and counts) to ``sink``; the summary, the audit and the content hash come at
+        the end. The chunks are extracted by ``engine`` (default: here), their results taken in
+        corpus order. The first chunks may be ``staged``, committed by an interrupted run: each
+        gives its check-points and counts back for its pairs, and goes to no sink."""
         from checkpoints.extract.checkpoints import ExtractionSummary
 
         request, corpus, taxonomy, header = self.request, self.corpus, self.taxonomy, self.header
@@ -216,22 +231,29 @@ class SuitePlan:
         empty_alignments = 0
         number = 0
         advance = progress("finding check-points", len(corpus))
-        for window, (found, chunk_summary) in (engine or LocalEngine()).map(lambda: context, extract_window, _windows(corpus)):
-            chunk = window.chunk
-            for checkpoint in found:
-                checkpoint.id += number  # type: ignore[operator]
+
+        def take(chunk: list[SentencePair], found: list[CheckPoint], chunk_summary: ExtractionSummary) -> None:
+            nonlocal empty_alignments, number
             number += len(found)
             summary.add(chunk_summary)
             empty_alignments += sum(
                 1 for pair in chunk if pair.alignments and all(not alignment.links for alignment in pair.alignments)
             )
             hasher.add(chunk, found)
-            sink(chunk, found)
             if len(sample.pairs) < AUDIT_PAIRS:
                 sample.pairs.extend(chunk[: AUDIT_PAIRS - len(sample.pairs)])
                 last = sample.pairs[-1].id
                 sample.checkpoints.extend(checkpoint for checkpoint in found if checkpoint.pair_id <= last)
             advance(len(chunk))
+
+        windows = _windows(corpus)
+        for read_back, window in zip(staged, windows, strict=False):
+            take(window.chunk, *read_back(window.chunk))
+        for window, (found, chunk_summary) in (engine or LocalEngine()).map(lambda: context, extract_window, windows):
+            for checkpoint in found:
+                checkpoint.id += number  # type: ignore[operator]
+            sink(window.chunk, found, chunk_summary)
+            take(window.chunk, found, chunk_summary)
         summary_dict = summary.to_json(c.name for c in taxonomy.categories)
         summary_dict["resources"] = _jsonable(getattr(self.prepared, "resources", {}))
         summary_dict["alignment_repairs"] = corpus.repairs.to_json()

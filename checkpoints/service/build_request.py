@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from checkpoints.db.staging_names import STAGING_PREFIX
 from checkpoints.engine import EngineSpec
 from checkpoints.errors import InputError, UsageError
 from checkpoints.extract.dictionary import is_named_dictionary
@@ -49,6 +50,8 @@ class BuildRequest:
 
     def validate(self) -> None:
         self.engine.validate()
+        if self.suite_name().startswith(STAGING_PREFIX):
+            raise UsageError(f"--name {self.suite_name()!r}: names starting with {STAGING_PREFIX!r} are reserved")
         raw = self.source is not None or bool(self.references)
         conllu = self.source_conllu is not None or bool(self.reference_conllu)
         if raw and conllu:

@@ -22,7 +22,7 @@ from checkpoints.service.build import build_into_store, build_suite, plan_suite
 from checkpoints.service.build_request import BuildRequest
 from checkpoints.service.demo import demo_request
 from checkpoints.service.pair_spool import PackedAlignment, PairSpool
-from checkpoints.service.store import store_new_suite
+from checkpoints.service.store import load_stored_suite, store_new_suite
 from checkpoints.signature import suite_hash
 
 
@@ -158,7 +158,7 @@ def test_extraction_leaves_no_cyclic_garbage_per_sentence(demo_dir: Path) -> Non
         gc.disable()
         gc.set_debug(gc.DEBUG_SAVEALL)
         try:
-            plan.extract(lambda chunk, found: None, lambda description, total: (lambda n: None))
+            plan.extract(lambda chunk, found, counts: None, lambda description, total: (lambda n: None))
             gc.collect()
             garbage = Counter(type(item).__name__ for item in gc.garbage)
         finally:
@@ -220,7 +220,7 @@ def test_packed_alignments_keep_links_and_which_are_sure() -> None:
 def test_a_streamed_build_reads_back_as_the_suite_held_whole(demo_dir: Path, store_url: str, small_chunks: None) -> None:
     """SQLite takes the packed check-points through blob I/O, PostgreSQL whole: both read back
     as the suite the whole corpus makes."""
-    from checkpoints.service.store import load_stored_suite
+
 
     whole = build_suite(_request(demo_dir)).suite
     build_into_store(_request(demo_dir), store_url)
@@ -234,3 +234,76 @@ def test_a_streamed_build_reads_back_as_the_suite_held_whole(demo_dir: Path, sto
         ]
 
     assert content(stored) == content(whole)
+
+
+def test_an_interrupted_resumable_build_goes_on_and_ends_as_an_uninterrupted_one(
+    demo_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from checkpoints.db.staging import staged_chunks
+    from checkpoints.service import build as build_module
+    from checkpoints.service.build_resume import build_into_store_resumably
+
+    monkeypatch.setattr(pair_spool, "CHUNK_PAIRS", 300)  # four chunks: 300, 300, 300, 100
+    whole = build_suite(_request(demo_dir, audit=True))
+    extracted: list[int] = []
+    original = build_module.extract_window
+
+    def interrupted(context: object, window: build_module.Window) -> object:
+        extracted.append(window.chunk[0].id)
+        if window.chunk[0].id == 601:
+            raise KeyboardInterrupt
+        return original(context, window)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(build_module, "extract_window", interrupted)
+    db = tmp_path / "big.db"
+    with pytest.raises(KeyboardInterrupt):
+        build_into_store_resumably(_request(demo_dir, audit=True), db)
+    engine = open_engine(db)
+    try:
+        with transaction(engine) as session:
+            assert [chunk.index for chunk in staged_chunks(session, "pud-en-es-demo")] == [0, 1]
+        with pytest.raises(SuiteError, match="holds no suite"):  # nothing shows before the suite is whole
+            load_stored_suite(db)
+    finally:
+        engine.dispose()
+
+    extracted.clear()
+    monkeypatch.setattr(build_module, "extract_window", original)
+    monkeypatch.setattr(build_module, "extract_window", lambda c, w: (extracted.append(w.chunk[0].id), original(c, w))[1])
+    result = build_into_store_resumably(_request(demo_dir, audit=True), db)
+    assert extracted == [601, 901]  # the two committed chunks were taken back, not extracted again
+    assert result.summary["resumed_chunks"] == 2
+    stored = load_stored_suite(db)
+    assert stored.options["content_hash"] == whole.suite.options["content_hash"] == suite_hash(stored)
+    assert {k: v for k, v in stored.summary.items() if k != "resumed_chunks"} == whole.summary
+    engine = open_engine(db)
+    try:
+        with transaction(engine) as session:
+            assert staged_chunks(session, "pud-en-es-demo") == []
+            assert session.execute(select(Suite.name)).scalars().all() == ["pud-en-es-demo"]
+    finally:
+        engine.dispose()
+
+
+def test_a_resumable_build_of_other_inputs_starts_over(demo_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from checkpoints.service import build as build_module
+    from checkpoints.service.build_resume import build_into_store_resumably, inputs_key
+
+    monkeypatch.setattr(pair_spool, "CHUNK_PAIRS", 500)
+    original = build_module.extract_window
+
+    def stop_at_second(context: object, window: build_module.Window) -> object:
+        if window.chunk[0].id == 501:
+            raise KeyboardInterrupt
+        return original(context, window)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(build_module, "extract_window", stop_at_second)
+    db = tmp_path / "big.db"
+    with pytest.raises(KeyboardInterrupt):
+        build_into_store_resumably(_request(demo_dir, min_dm=0.2), db)
+    monkeypatch.setattr(build_module, "extract_window", original)
+    assert inputs_key(_request(demo_dir, min_dm=0.2)) != inputs_key(_request(demo_dir))
+    result = build_into_store_resumably(_request(demo_dir), db)
+    assert result.summary["resumed_chunks"] == 0
+    assert any("from other inputs was discarded" in warning for warning in result.summary["warnings"])
+    assert load_stored_suite(db).options["content_hash"] == build_suite(_request(demo_dir)).suite.options["content_hash"]
