@@ -60,6 +60,12 @@ class Token:
     misc: str = "_"
     ner: str = "O"
 
+    def __reduce__(self) -> tuple[type[Token], tuple[object, ...]]:
+        # Pickled as its constructor's arguments: the slots dataclass default walks fields() per
+        # object, which made pickling a build's chunks (its spool, Ray's workers) twice as slow
+        return (Token, (self.form, self.lemma, self.upos, self.xpos, self.feats, self.head, self.deprel, self.misc,
+                        self.ner))
+
     def feats_string(self) -> str:
         if not self.feats:
             return "_"
@@ -74,6 +80,9 @@ class MultiWordToken:
     last: int
     form: str
     misc: str = "_"
+
+    def __reduce__(self) -> tuple[type[MultiWordToken], tuple[object, ...]]:
+        return (MultiWordToken, (self.first, self.last, self.form, self.misc))
 
 
 @dataclass(slots=True)
@@ -93,6 +102,10 @@ class Sentence:
     def __post_init__(self) -> None:
         if not self.text:
             self.text = " ".join(token.form for token in self.tokens)
+
+    def __reduce__(self) -> tuple[type[Sentence], tuple[object, ...]]:
+        return (Sentence, (self.tokens, self.text, self.language, self.constituency, self.sent_id, self.multiword,
+                           self.comments, self.conllu))
 
     def __len__(self) -> int:
         return len(self.tokens)
@@ -206,6 +219,9 @@ class Alignment:
         linked = {target for _, target in self.links}
         return [index for index in range(length) if index not in linked]
 
+    def __reduce__(self) -> tuple[type[Alignment], tuple[object, ...]]:
+        return (Alignment, (self.links, self.sure))
+
     def to_pharaoh(self) -> str:
         return " ".join(f"{s}-{t}" for s, t in sorted(self.links))
 
@@ -218,6 +234,9 @@ class SentencePair:
     source: Sentence
     references: list[Sentence]
     alignments: list[Alignment]
+
+    def __reduce__(self) -> tuple[type[SentencePair], tuple[object, ...]]:
+        return (SentencePair, (self.id, self.source, self.references, self.alignments))
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +263,9 @@ class Reference:
     dm: float = 1.0
     from_alignment: bool = True
 
+    def __reduce__(self) -> tuple[type[Reference], tuple[object, ...]]:
+        return (Reference, (self.reference_index, self.target_indices, self.tokens, self.dm, self.from_alignment))
+
 
 @dataclass(slots=True)
 class CheckPoint:
@@ -254,6 +276,9 @@ class CheckPoint:
     source_indices: list[int]
     references: list[Reference] = field(default_factory=list)
     id: int | None = None
+
+    def __reduce__(self) -> tuple[type[CheckPoint], tuple[object, ...]]:
+        return (CheckPoint, (self.pair_id, self.category, self.source_indices, self.references, self.id))
 
 
 def surface_with_gaps(forms: Sequence[str], indices: Sequence[int]) -> list[str]:
