@@ -16,7 +16,14 @@ With ``--ray-workers 1 2`` the same command also runs with ``--engine ray
 --workers N`` (a Ray runtime started on this machine by the command, its
 start-up included), needing the ``ray`` extra.
 
+With ``--raw-models DIR`` the corpus is raw text instead: the PUD en→de
+sentences (the demo's English, ``tests/data/build/de_pud.conllu.gz``), parsed
+by the trained models in DIR (``models/``), aligned by eflomal, replicated to
+the sizes asked; where parsing dominates, the figure says what Ray's workers
+each parse.
+
     python benchmarks/scale.py [--sizes 1000 10000 100000] [--reference-limit 10000] [--ray-workers 1 2]
+    python benchmarks/scale.py --raw-models models --sizes 1000 2000 --ray-workers 2
 """
 
 from __future__ import annotations
@@ -32,6 +39,28 @@ from importlib import resources
 from pathlib import Path
 
 DEMO = Path(str(resources.files("checkpoints"))) / "data" / "demo"
+FREEDICT_DE = Path("/usr/share/dictd/freedict-eng-deu.index")
+GERMAN = Path(__file__).resolve().parent.parent / "tests" / "data" / "build" / "de_pud.conllu.gz"
+
+
+def replicate_raw(folder: Path, copies: int) -> tuple[Path, Path]:
+    """The PUD en→de sentences as raw text, written ``copies`` times over."""
+    paths = folder / f"en{copies}.txt", folder / f"de{copies}.txt"
+    for path, conllu in zip(paths, (DEMO / "en_pud.conllu.gz", GERMAN), strict=True):
+        text = gzip.decompress(conllu.read_bytes()).decode("utf-8")
+        lines = "".join(line[len("# text = "):] + "\n" for line in text.splitlines() if line.startswith("# text = "))
+        with path.open("w", encoding="utf-8") as out:
+            for _ in range(copies):
+                out.write(lines)
+    return paths
+
+
+def raw_command(db: Path, source: Path, reference: Path, models: Path) -> list[str]:
+    return [
+        "checkpoints", "build", "--db", str(db), "--name", "scale", "--src-lang", "en", "--tgt-lang", "de",
+        "--source", str(source), "--reference", str(reference), "--stanza-dir", str(models), "--threads", "1",
+        "--taxonomy", "en",
+    ] + (["--dictionary", str(FREEDICT_DE)] if FREEDICT_DE.is_file() else [])
 
 
 def replicate(folder: Path, copies: int) -> tuple[Path, Path, Path]:
@@ -88,7 +117,11 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000], help="pairs (multiples of 1,000)")
     parser.add_argument("--reference-limit", type=int, default=10000, help="largest corpus stanza's reader reads")
     parser.add_argument("--ray-workers", type=int, nargs="*", default=[], help="also build on Ray with N workers")
+    parser.add_argument("--raw-models", type=Path, default=None, help="build from raw text (en→de) parsed with these models")
     args = parser.parse_args()
+    if args.raw_models is not None:
+        raw_text(args.sizes, args.ray_workers, args.raw_models.resolve())
+        return
     print(f"{'pairs':>8} {'engine':>8} {'build s':>8} {'pairs/s':>8} {'peak MiB':>9} {'KiB/pair':>9}  "
           f"{'stanza reader s':>15} {'MiB':>6}")
     with tempfile.TemporaryDirectory(prefix="checkpoints-scale-") as scratch:
@@ -112,6 +145,26 @@ def main() -> None:
                 db.unlink()
             for path in (source, reference, alignment):
                 path.unlink()
+
+
+def raw_text(sizes: list[int], ray_workers: list[int], models: Path) -> None:
+    dictionary = f", {FREEDICT_DE}" if FREEDICT_DE.is_file() else ""
+    print(f"raw text en→de, parsed with {models} (one torch thread per parser), eflomal{dictionary}")
+    print(f"{'pairs':>8} {'engine':>8} {'build s':>8} {'pairs/s':>8} {'peak MiB':>9}")
+    with tempfile.TemporaryDirectory(prefix="checkpoints-scale-") as scratch:
+        folder = Path(scratch)
+        for size in sizes:
+            if size % 1000:
+                raise SystemExit(f"--sizes: {size} is not a multiple of PUD's 1,000 pairs")
+            source, reference = replicate_raw(folder, size // 1000)
+            for engine in ["local", *[f"ray {workers}" for workers in ray_workers]]:
+                db = folder / f"raw{size}.db"
+                command = raw_command(db, source, reference, models)
+                if engine != "local":
+                    command += ["--engine", "ray", "--workers", engine.split()[1]]
+                seconds, peak, _ = measured(command)
+                print(f"{size:8,} {engine:>8} {seconds:8.1f} {size / seconds:8,.1f} {peak:9,.0f}", flush=True)
+                db.unlink()
 
 
 if __name__ == "__main__":
