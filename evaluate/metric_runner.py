@@ -53,7 +53,7 @@ from checkpoints.evaluate.resample import (
     paired_tests,
 )
 from checkpoints.evaluate.significance import Correction, adjust_p_values
-from checkpoints.evaluate.statistics_cache import cached_statistics
+from checkpoints.evaluate.statistics_cache import STATISTICS_CACHE, cached_statistics
 from checkpoints.io.testsets import Testbed
 from checkpoints.progress import Track
 from checkpoints.signature import Signature
@@ -418,9 +418,22 @@ def _statistics_on(
     """The segment statistics of the ``names`` not fitted on others, computed on ``engine``'s
     workers (each holds the test bed and the metrics once); a metric's error comes back as the
     error, for the caller to raise or skip exactly as it would have here."""
+    cache = STATISTICS_CACHE.get()
+    references = [reference.segments for reference in testbed.references]
+    sources = testbed.source.segments if testbed.source is not None else None
+
+    def keys(metric: Metric) -> list[str | None]:
+        return [None if cache is None else cache.key(metric, system.segments, references, sources)
+                for system in testbed.systems]
+
+    def kept(metric: Metric) -> bool:  # every output's statistics are in the cache: read there, not sent
+        found = keys(metric)
+        return cache is not None and not include_refs and all(
+            key is not None and cache.get(key, (testbed.n_segments, metric.n_stats)) is not None for key in found)
+
     groups: dict[str, list[str]] = {}
     for name in names:
-        if not metrics[name].fitted:
+        if not metrics[name].fitted and not kept(metrics[name]):
             groups.setdefault(metrics[name].work_group, []).append(name)
     if not groups:
         return {}
@@ -429,6 +442,14 @@ def _statistics_on(
     with open_engine(engine) as workers:
         for _, scored in workers.map(lambda: bed, _group_statistics, list(groups.values())):
             done.update(scored)
+    if cache is not None:  # what the workers scored is kept here, as the local engine keeps it
+        for name, stats in done.items():
+            if isinstance(stats, Exception):
+                continue
+            for system, key in zip(testbed.systems, keys(metrics[name]), strict=True):
+                if key is not None:
+                    cache.put(key, stats[system.name])
+                    cache.computed += 1
     return done
 
 

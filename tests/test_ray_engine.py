@@ -183,3 +183,19 @@ def test_a_raw_text_build_parses_on_ray_as_here(data_dir: Path, tmp_path: Path, 
         build_into_store(request, tmp_path / f"{name}.db")
         hashes.append(load_stored_suite(tmp_path / f"{name}.db").options["content_hash"])
     assert hashes[0] == hashes[1]
+
+
+def test_statistics_scored_on_ray_are_kept_and_reused(
+    run_cli, data_dir: Path, local_cluster: None, tmp_path: Path  # type: ignore[no-untyped-def]
+) -> None:
+    ted = data_dir / "metrics" / "ted" / "en-de"
+    systems = sorted((ted / "sys").iterdir())[:2]
+    args = ["metrics", "-r", ted / "ref.txt", *[f"-s{path.stem}={path}" for path in systems], "--tgt-lang", "de",
+            "-m", "BLEU,chrF", "-f", "json", "--statistics-cache", tmp_path / "cache"]
+    code, first, err = run_cli(*args, "--engine", "ray", "--workers", "2")
+    assert code == 0, err
+    assert "0 metric × output statistics reused, 4 scored and kept" in " ".join(err.split())
+    code, second, err = run_cli(*args)
+    assert code == 0, err
+    assert "4 metric × output statistics reused, 0 scored" in " ".join(err.split())
+    assert first == second
