@@ -237,7 +237,7 @@ def test_a_streamed_build_reads_back_as_the_suite_held_whole(demo_dir: Path, sto
 
 
 def test_an_interrupted_resumable_build_goes_on_and_ends_as_an_uninterrupted_one(
-    demo_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    demo_dir: Path, store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from checkpoints.db.staging import staged_chunks
     from checkpoints.service import build as build_module
@@ -255,7 +255,7 @@ def test_an_interrupted_resumable_build_goes_on_and_ends_as_an_uninterrupted_one
         return original(context, window)  # type: ignore[arg-type]
 
     monkeypatch.setattr(build_module, "extract_window", interrupted)
-    db = tmp_path / "big.db"
+    db = store_url
     with pytest.raises(KeyboardInterrupt):
         build_into_store_resumably(_request(demo_dir, audit=True), db)
     engine = open_engine(db)
