@@ -64,7 +64,9 @@ from checkpoints.evaluate.meta.results import (
     Results,
 )
 from checkpoints.evaluate.meta.scores import (
+    all_kept,
     is_checkpoint_metric,
+    keep_statistics,
     metric_values,
     scored_pairs,
     segment_statistics,
@@ -324,6 +326,11 @@ class MetricWork:
         measured = human_likeness(self.judged, metric, self.level, self.king) if self.likeness else None
         return stats, measured
 
+    def _at_hand(self, index: int) -> bool:
+        """Whether a metric's statistics need no scoring: given, or in the statistics cache."""
+        metric = self.metrics[index]
+        return metric.name in self.known or all_kept(self.judged, metric)
+
     def run(
         self, jobs: int, track: Callable[[Sequence[Metric]], Iterable[Metric]] | None, engine: EngineSpec | None = None
     ) -> list[MetricScores]:
@@ -338,14 +345,19 @@ class MetricWork:
         groups: dict[str, list[int]] = {}
         for index in elsewhere:
             groups.setdefault(self.metrics[index].work_group, []).append(index)
-        unscored = [i for i in elsewhere if self.likeness or self.metrics[i].name not in self.known]
-        if engine is not None and engine.name != "local" and unscored:
-            # one task per work group, each worker holding this run's outputs and metrics once
-            with open_engine(engine) as workers:
-                for _, scored in workers.map(lambda: self, _score_group, list(groups.values())):
-                    for index, scores in scored:
-                        next(ticks, None)
-                        done[index] = scores
+        if engine is not None and engine.name != "local":
+            # one task per work group, each worker holding this run's outputs and metrics once; metrics
+            # whose statistics are known or kept in the statistics cache are scored here
+            sent = [[i for i in group if self.likeness or not self._at_hand(i)] for group in groups.values()]
+            sent = [group for group in sent if group]
+            if sent:
+                with open_engine(engine) as workers:
+                    for _, scored in workers.map(lambda: self, _score_group, sent):
+                        for index, scores in scored:
+                            next(ticks, None)
+                            done[index] = scores
+                            if scores[0] is not None and self.metrics[index].name not in self.known:
+                                keep_statistics(self.judged, self.metrics[index], scores[0])
         elif jobs > 1 and len(elsewhere) > 1 and can_fork():
             for index, scores in forked_map(self.one, list(groups.values()), jobs):
                 next(ticks, None)

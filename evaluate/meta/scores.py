@@ -21,7 +21,7 @@ import numpy as np
 
 from checkpoints.evaluate.meta.judged import JudgedSet, Referent
 from checkpoints.evaluate.metrics.base import Granularity, Metric
-from checkpoints.evaluate.statistics_cache import cached_statistics
+from checkpoints.evaluate.statistics_cache import STATISTICS_CACHE, cached_statistics
 
 
 def is_checkpoint_metric(metric: Metric) -> bool:
@@ -46,9 +46,7 @@ def segment_statistics(judged: JudgedSet, metric: Metric) -> dict[str, np.ndarra
             full = np.asarray(metric.corpus_stats([text or "" for text in outputs], [], None), dtype=np.float64)
             stats[positions] = full[positions]
         elif positions.size:
-            hypotheses = [outputs[p] or "" for p in positions]
-            references = [[reference[p] for p in positions] for reference in judged.references]
-            sources = None if judged.sources is None else [judged.sources[p] for p in positions]
+            hypotheses, references, sources = scored_texts(judged, system, positions)
             stats[positions] = cached_statistics(
                 metric, hypotheses, references, sources,
                 lambda: np.asarray(metric.corpus_stats(hypotheses, references, sources), dtype=np.float64),  # noqa: B023 - called at once
@@ -56,6 +54,46 @@ def segment_statistics(judged: JudgedSet, metric: Metric) -> dict[str, np.ndarra
         result[system] = stats
     metric.fit({system: np.nan_to_num(stats) for system, stats in result.items()}, judged.documents)
     return result
+
+
+def scored_texts(
+    judged: JudgedSet, system: str, positions: np.ndarray
+) -> tuple[list[str], list[list[str]], list[str] | None]:
+    """What a metric scores of ``system``: its outputs, the references and the sources at ``positions``."""
+    outputs = judged.outputs[system]
+    hypotheses = [outputs[p] or "" for p in positions]
+    references = [[reference[p] for p in positions] for reference in judged.references]
+    sources = None if judged.sources is None else [judged.sources[p] for p in positions]
+    return hypotheses, references, sources
+
+
+def keep_statistics(judged: JudgedSet, metric: Metric, stats: Mapping[str, np.ndarray]) -> None:
+    """Put statistics scored elsewhere (Ray's workers) into the running command's statistics cache,
+    under the keys :func:`segment_statistics` reads."""
+    cache = STATISTICS_CACHE.get()
+    if cache is None or is_checkpoint_metric(metric):
+        return
+    for system in judged.outputs:
+        positions = judged.available(system)
+        if positions.size:
+            key = cache.key(metric, *scored_texts(judged, system, positions))
+            if key is not None:
+                cache.put(key, np.ascontiguousarray(stats[system][positions]))
+                cache.computed += 1
+
+
+def all_kept(judged: JudgedSet, metric: Metric) -> bool:
+    """Whether the running command's statistics cache holds ``metric``'s statistics of every output."""
+    cache = STATISTICS_CACHE.get()
+    if cache is None or is_checkpoint_metric(metric):
+        return False
+    for system in judged.outputs:
+        positions = judged.available(system)
+        if positions.size:
+            key = cache.key(metric, *scored_texts(judged, system, positions))
+            if key is None or cache.get(key, (int(positions.size), metric.n_stats)) is None:
+                return False
+    return True
 
 
 def metric_values(

@@ -48,6 +48,19 @@ def test_ray_workers_give_what_one_process_gives(run_cli, meta_data: Path, local
     assert (code, err) == (2, "checkpoints: error: --jobs forks workers on this machine; with --engine ray give --workers\n")
 
 
+def test_ray_workers_fill_the_statistics_cache(run_cli, meta_data: Path, local_cluster: None, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    bed = ["--mqm", meta_data / "mqm_ted_ende.small.tsv", "--reference-system", "ref", "-m", "BLEU,chrF,-TER",
+           "--statistics-cache", tmp_path / "cache", "--format", "json"]
+    code, on_ray, err = run_cli("meta", *bed, "--engine", "ray", "--workers", "2")
+    assert code == 0, err
+    scored = int(" ".join(err.split()).split("reused, ")[1].split(" scored")[0])
+    assert scored > 0 and "statistics cache: 0 metric" in " ".join(err.split())
+    code, here, err = run_cli("meta", *bed)
+    assert code == 0, err
+    assert f"statistics cache: {scored} metric × output statistics reused, 0 scored" in " ".join(err.split())
+    assert here == on_ray
+
+
 def test_jobs_must_be_positive(run_cli, meta_data: Path) -> None:  # type: ignore[no-untyped-def]
     code, out, err = run_cli("meta", "--mqm", meta_data / "mqm_ted_ende.small.tsv", "--reference-system", "ref",
                              "-m", "BLEU", "--jobs", "0")
