@@ -113,7 +113,7 @@ class SuiteWriter:
             row_ids = dict(
                 self.session.execute(
                     select(Pair.position, Pair.id).where(Pair.suite_id == suite_id, Pair.position >= start)
-                ).tuples().all()
+                ).all()
             )
             sentence_rows: list[tuple[object, ...]] = []
             alignment_rows: list[tuple[object, ...]] = []
