@@ -422,14 +422,9 @@ def _statistics_on(
     references = [reference.segments for reference in testbed.references]
     sources = testbed.source.segments if testbed.source is not None else None
 
-    def keys(metric: Metric) -> list[str | None]:
-        return [None if cache is None else cache.key(metric, system.segments, references, sources)
-                for system in testbed.systems]
-
     def kept(metric: Metric) -> bool:  # every output's statistics are in the cache: read there, not sent
-        found = keys(metric)
         return cache is not None and not include_refs and all(
-            key is not None and cache.get(key, (testbed.n_segments, metric.n_stats)) is not None for key in found)
+            cache.holds(metric, system.segments, references, sources) for system in testbed.systems)
 
     groups: dict[str, list[str]] = {}
     for name in names:
@@ -446,10 +441,8 @@ def _statistics_on(
         for name, stats in done.items():
             if isinstance(stats, Exception):
                 continue
-            for system, key in zip(testbed.systems, keys(metrics[name]), strict=True):
-                if key is not None:
-                    cache.put(key, stats[system.name])
-                    cache.computed += 1
+            for system in testbed.systems:
+                cache.keep(metrics[name], system.segments, references, sources, stats[system.name])
     return done
 
 

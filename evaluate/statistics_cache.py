@@ -77,6 +77,27 @@ class StatisticsCache:
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / f"{key}.npy"
 
+    def found(self, metric: Metric, hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+              sources: Sequence[str] | None) -> np.ndarray | None:
+        """The statistics kept for these texts, or None."""
+        key = self.key(metric, hypotheses, references, sources)
+        return None if key is None else self.get(key, (len(hypotheses), metric.n_stats))
+
+    def holds(self, metric: Metric, hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+              sources: Sequence[str] | None) -> bool:
+        """Whether statistics for these texts are kept (by the file alone: a damaged one is scored again
+        where it is read)."""
+        key = self.key(metric, hypotheses, references, sources)
+        return key is not None and self._path(key).is_file()
+
+    def keep(self, metric: Metric, hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+             sources: Sequence[str] | None, matrix: np.ndarray) -> None:
+        """Keep statistics scored for these texts (here or on another engine's worker)."""
+        key = self.key(metric, hypotheses, references, sources)
+        if key is not None:
+            self.put(key, np.ascontiguousarray(matrix, dtype=np.float64))
+            self.computed += 1
+
     def get(self, key: str, shape: tuple[int, int]) -> np.ndarray | None:
         try:
             matrix = np.load(self._path(key), allow_pickle=False)
@@ -117,16 +138,14 @@ def cached_statistics(
 ) -> np.ndarray:
     """``compute()`` (a ``(segments, n_stats)`` float matrix), or the same matrix kept by an earlier run."""
     cache = STATISTICS_CACHE.get()
-    key = cache.key(metric, hypotheses, references, sources) if cache is not None else None
-    if cache is None or key is None:
+    if cache is None or not cacheable(metric):
         return compute()
-    found = cache.get(key, (len(hypotheses), metric.n_stats))
+    found = cache.found(metric, hypotheses, references, sources)
     if found is not None:
         cache.reused += 1
         return found
     matrix = np.asarray(compute(), dtype=np.float64)
-    cache.put(key, matrix)
-    cache.computed += 1
+    cache.keep(metric, hypotheses, references, sources, matrix)
     return matrix
 
 

@@ -30,18 +30,32 @@ CHUNK = 1 << 20
 def read_file_bytes(path: str | Path) -> bytes:
     """The file's bytes, with one-line errors for a missing, directory or unreadable file;
     ``-`` reads standard input."""
+    return b"".join(file_chunks(path))
+
+
+def file_chunks(path: str | Path) -> Iterator[bytes]:
+    """The file's bytes in pieces (``-``: standard input), with the errors of :func:`read_file_bytes`:
+    a reader that streams a corpus never holds the whole of it."""
     if str(path) == "-":
-        return sys.stdin.buffer.read()
+        while piece := sys.stdin.buffer.read(CHUNK):
+            yield piece
+        return
     try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputError(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(path, None, "is a directory, not a file") from None
-    except PermissionError:
-        raise InputError(path, None, "permission denied") from None
+        with Path(path).open("rb") as handle:
+            while piece := handle.read(CHUNK):
+                yield piece
     except OSError as error:
-        raise InputError(path, None, f"cannot read: {error.strerror or error}") from None
+        raise _read_error(path, error) from None
+
+
+def _read_error(path: str | Path, error: OSError) -> InputError:
+    if isinstance(error, FileNotFoundError):
+        return InputError(path, None, "no such file")
+    if isinstance(error, IsADirectoryError):
+        return InputError(path, None, "is a directory, not a file")
+    if isinstance(error, PermissionError):
+        return InputError(path, None, "permission denied")
+    return InputError(path, None, f"cannot read: {error.strerror or error}")
 
 
 def inflate_limit(compressed: int) -> int:

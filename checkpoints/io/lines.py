@@ -6,14 +6,13 @@ bundled demo data) can stay compressed.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from checkpoints.errors import InputError
 from checkpoints.io.bounded import (
-    CHUNK,
     check_line_length,
+    file_chunks,
     gunzip_stream,
     inflate_limit,
     max_line_chars,
@@ -72,36 +71,6 @@ def _line_blocks(chunks: Iterable[bytes], limit: int) -> Iterator[bytes]:
         yield block
     if pending:
         yield pending
-
-
-def file_chunks(path: str | Path) -> Iterator[bytes]:
-    """The file's bytes in pieces (``-``: standard input), with one-line errors for a missing,
-    directory or unreadable file."""
-    if str(path) == "-":
-        while piece := sys.stdin.buffer.read(CHUNK):
-            yield piece
-        return
-    try:
-        handle = Path(path).open("rb")  # noqa: SIM115 - closed by the ``with`` below, once open
-    except FileNotFoundError:
-        raise InputError(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise InputError(path, None, "is a directory, not a file") from None
-    except PermissionError:
-        raise InputError(path, None, "permission denied") from None
-    except OSError as error:
-        raise InputError(path, None, f"cannot read: {error.strerror or error}") from None
-    with handle:
-        while True:
-            try:
-                piece = handle.read(CHUNK)
-            except IsADirectoryError:
-                raise InputError(path, None, "is a directory, not a file") from None
-            except OSError as error:
-                raise InputError(path, None, f"cannot read: {error.strerror or error}") from None
-            if not piece:
-                return
-            yield piece
 
 
 def _size(path: str | Path) -> int:

@@ -76,10 +76,7 @@ def keep_statistics(judged: JudgedSet, metric: Metric, stats: Mapping[str, np.nd
     for system in judged.outputs:
         positions = judged.available(system)
         if positions.size:
-            key = cache.key(metric, *scored_texts(judged, system, positions))
-            if key is not None:
-                cache.put(key, np.ascontiguousarray(stats[system][positions]))
-                cache.computed += 1
+            cache.keep(metric, *scored_texts(judged, system, positions), stats[system][positions])
 
 
 def all_kept(judged: JudgedSet, metric: Metric) -> bool:
@@ -87,13 +84,8 @@ def all_kept(judged: JudgedSet, metric: Metric) -> bool:
     cache = STATISTICS_CACHE.get()
     if cache is None or is_checkpoint_metric(metric):
         return False
-    for system in judged.outputs:
-        positions = judged.available(system)
-        if positions.size:
-            key = cache.key(metric, *scored_texts(judged, system, positions))
-            if key is None or cache.get(key, (int(positions.size), metric.n_stats)) is None:
-                return False
-    return True
+    return all(cache.holds(metric, *scored_texts(judged, system, positions))
+               for system in judged.outputs if (positions := judged.available(system)).size)
 
 
 def metric_values(
