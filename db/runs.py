@@ -82,6 +82,12 @@ class CheckpointResults(Mapping[int, tuple[int, float, int, int]]):
         return self.reference_positions[at], self.dm[at], self.matched[at], self.total[at]
 
 
+NOT_EVALUATED = -1
+"""The lengths stored with the translation of a pair that has no evaluated check-point (no category of
+the run's selection): its text is kept, for metrics over whole outputs, but it has no length(T) or
+length(R) in the run's scores."""
+
+
 @dataclass(slots=True)
 class SystemResults:
     """One system's stored results in one run, keyed for re-use without re-matching."""
@@ -89,11 +95,14 @@ class SystemResults:
     run_id: int
     run_options: dict[str, Any]
     translations: list[str]
-    """Per pair position (suite order); pairs not in the run's evaluated set hold ''."""
+    """Per pair position (suite order); runs stored before every pair's translation was kept hold ''
+    for pairs outside the run's evaluated set."""
     translation_lengths: dict[int, int]
     """Pair position → translation length under the run's tokenizer."""
     checkpoints: CheckpointResults
     """Check-point number → (reference position of r*, DM, matched, total)."""
+    every_translation: bool = True
+    """Whether the run kept the translation of every pair (False for runs stored before it did)."""
 
 
 def pair_row_ids(session: Session, suite_id: int) -> dict[int, int]:
@@ -229,6 +238,7 @@ def latest_results(session: Session, suite_id: int, system: str, run_id: int | N
     position_of = dict(session.execute(select(Pair.id, Pair.position).where(Pair.suite_id == suite_id)).all())
     translations = [""] * len(position_of)
     lengths: dict[int, int] = {}
+    kept = 0
     for pair_id, text, length in session.execute(
         select(TranslationRow.pair_id, TranslationRow.text, TranslationRow.length).where(
             TranslationRow.run_id == run_id, TranslationRow.system_id == row.id
@@ -236,8 +246,11 @@ def latest_results(session: Session, suite_id: int, system: str, run_id: int | N
     ):
         position = position_of[pair_id]
         translations[position] = text
-        lengths[position] = length
-    return SystemResults(run_id, dict(options or {}), translations, lengths, checkpoint_results(session, run_id, row.id))
+        kept += 1
+        if length != NOT_EVALUATED:
+            lengths[position] = length
+    return SystemResults(run_id, dict(options or {}), translations, lengths, checkpoint_results(session, run_id, row.id),
+                         every_translation=kept == len(position_of))
 
 
 def evaluation_runs(session: Session, system_id: int) -> list[int]:

@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "align": ("align", "Word-align a parallel corpus, write Pharaoh links, measure them against gold."),
     "evaluate": ("evaluate", "Score MT systems on a check-point suite."),
     "compare": ("compare", "Compare systems per category with significance tests."),
+    "gate": ("gate", "Fail when a candidate system regresses significantly against a baseline."),
     "show": ("show", "Show check-points with their references and each system's matches."),
     "audit": ("audit", "Audit a suite: reference self-score, substitution test, gaps and DM."),
     "attribute": ("attribute", "Attribute expert MQM error spans to check-points: do misses mean real errors?"),

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from checkpoints.db.repo import find_suite, load_suite
 from checkpoints.db.runs import (
+    NOT_EVALUATED,
     SystemResults,
     latest_results,
     pair_row_ids,
@@ -134,8 +135,10 @@ def store_evaluation(
 ) -> int:
     """Store a run (its options, signature and report) and every system's results; returns the run id.
 
-    Per system: the translations of the evaluated pairs with their lengths (a
-    row per pair), the check-points' r*, DM and counts (one row of packed
+    Per system: the translation of every pair (a row per pair: metrics such as
+    the gate's BLEU rule score whole outputs), with its lengths where the pair
+    was evaluated (:data:`~checkpoints.db.runs.NOT_EVALUATED` where it has no
+    selected check-point), the check-points' r*, DM and counts (one row of packed
     arrays), and the scope scores.
     """
     scorer = evaluation.scorer
@@ -145,19 +148,22 @@ def store_evaluation(
     )
     evaluation.run_ids = dict.fromkeys(evaluation.scores, run_id)
     row_of = pair_row_ids(session, suite_id)
-    positions = scorer.pair_positions.tolist()
-    pair_ids = [row_of[p] for p in positions]
+    pair_ids = [row_of[p] for p in range(len(evaluation.suite.pairs))]
+    evaluated = scorer.pair_positions
     numbers = scorer.checkpoint_numbers
     for name, result in evaluation.scores.items():
-        lines = outputs[name]
+        lengths = np.full(len(pair_ids), NOT_EVALUATED, dtype=np.float64)
+        lengths[evaluated] = result.translation_lengths
+        reference_lengths = np.full(len(pair_ids), NOT_EVALUATED, dtype=np.float64)
+        reference_lengths[evaluated] = scorer.reference_lengths
         store_system_results(
             session,
             run_id,
             system_row(session, suite_id, name).id,
             pair_ids=pair_ids,
-            translations=[lines[p] for p in positions],
-            translation_lengths=result.translation_lengths,
-            reference_lengths=scorer.reference_lengths,
+            translations=outputs[name],
+            translation_lengths=lengths,
+            reference_lengths=reference_lengths,
             checkpoint_numbers=numbers,
             chosen=result.chosen,
             dm=result.dm,
