@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -249,30 +249,72 @@ def substituted_text(sentence: Sentence, name: str, pools: ReplacementPools, rng
     (a + el) when prepositions are replaced, and stays when articles are, for Spanish has no
     other contraction of "de".
     """
+    return rewritten_text(sentence, lambda unit: replaced_form(sentence, unit, name, pools, rng))
+
+
+def replaced_form(
+    sentence: Sentence, unit: SurfaceToken, name: str, pools: ReplacementPools, rng: random.Random
+) -> str:
+    """``unit`` as written with its words of class ``name`` replaced (:func:`substituted_text`).
+
+    Draws from ``rng`` only when the unit has a word of the class, so that the draws of a whole
+    sentence do not depend on how many other words it has.
+    """
     tags = CLASSES[name]
-    pieces: list[str] = []
-    for unit in surface_tokens(sentence):
-        form = unit.form
-        if unit.first == unit.last:
-            if sentence.tokens[unit.first].upos in tags:
-                form = _other(form, pools.words.get(name, ()), rng)
-        else:
-            signature = _signature(sentence, unit)
-            replaced = [upos in tags for upos in signature]
-            if any(replaced):
-                parts = _parts(sentence, unit)
-                kept = [p for p, r in zip(parts, replaced, strict=True) if not r]
-                candidates = [
-                    other
-                    for other, other_parts in pools.contractions.get(signature, ())
-                    if [p for p, r in zip(other_parts, replaced, strict=True) if not r] == kept
-                ]
-                form = _other(form, candidates, rng)
-        pieces.append(form if unit.glued else form + " ")
-    return "".join(pieces).strip()
+    if unit.first == unit.last:
+        if sentence.tokens[unit.first].upos in tags:
+            return other_form(unit.form, pools.words.get(name, ()), rng)
+        return unit.form
+    signature = _signature(sentence, unit)
+    replaced = [upos in tags for upos in signature]
+    if not any(replaced):
+        return unit.form
+    parts = _parts(sentence, unit)
+    kept = [p for p, r in zip(parts, replaced, strict=True) if not r]
+    candidates = [
+        other
+        for other, other_parts in pools.contractions.get(signature, ())
+        if [p for p, r in zip(other_parts, replaced, strict=True) if not r] == kept
+    ]
+    return other_form(unit.form, candidates, rng)
 
 
-def _other(form: str, candidates: Sequence[str], rng: random.Random) -> str:
+def rewritten_text(sentence: Sentence, rewrite: Callable[[SurfaceToken], str | None]) -> str:
+    """The sentence written from its surface tokens, each as ``rewrite`` gives it (None: deleted).
+
+    Rebuilt from surface tokens, not words, so that a multi-word token is written once ("del",
+    not "de el") and glued tokens stay glued ("duerme."): an unchanged sentence comes back as
+    written. A deleted token takes its spacing with it the way a reader would: "do n't go"
+    written "don't go" loses "n't" as "do go", French "n'est" loses "n'" as "est", "not." loses
+    "not" as "." glued to the word before, and a Chinese sentence stays without spaces.
+    """
+    pieces: list[tuple[str, bool, bool]] = []  # (form, glued to the next, punctuation)
+    units = surface_tokens(sentence)
+    for number, unit in enumerate(units):
+        form = rewrite(unit)
+        if form is not None:
+            pieces.append((form, unit.glued, _is_punctuation(sentence, unit)))
+        elif pieces:
+            following = units[number + 1] if number + 1 < len(units) else None
+            before, glued, punctuation = pieces[-1]
+            if unit.glued and following is not None and _is_punctuation(sentence, following):
+                glued = True  # "do not." → "do.": the full stop keeps to the word before
+            elif not (punctuation and glued):  # an opening quote keeps to the word after
+                glued = glued and unit.glued
+            pieces[-1] = (before, glued, punctuation)
+    return written_text((form, glued) for form, glued, _ in pieces)
+
+
+def written_text(pieces: Iterable[tuple[str, bool]]) -> str:
+    """Surface forms joined as written: a space after each, except after a glued one."""
+    return "".join(form if glued else form + " " for form, glued in pieces).strip()
+
+
+def _is_punctuation(sentence: Sentence, unit: SurfaceToken) -> bool:
+    return unit.first == unit.last and sentence.tokens[unit.first].upos == "PUNCT"
+
+
+def other_form(form: str, candidates: Sequence[str], rng: random.Random) -> str:
     """A random candidate that differs from ``form`` (ignoring case); ``form`` itself when there is none."""
     folded = form.casefold()
     start = rng.randrange(len(candidates)) if candidates else 0
@@ -291,11 +333,30 @@ class _Shares:
     dm: dict[str, float]
 
 
-def _reference_shares(suite: SuiteData) -> _Shares:
-    """Per category: the class most reference words have, and the shares of gapped and
-    whole-sentence references, and the mean DM of the first reference."""
+def category_classes(suite: SuiteData) -> dict[str, str]:
+    """Per category, the substitution class most of its words in the references belong to.
+
+    Counted over the first reference of each check-point whose reference came from the
+    alignment: a whole-sentence reference holds every class and says nothing of the category's.
+    """
     pairs = {pair.id: pair for pair in suite.pairs}
     classes: dict[str, Counter[str]] = {}
+    for checkpoint in suite.checkpoints:
+        if not checkpoint.references or not checkpoint.references[0].from_alignment:
+            continue
+        first = checkpoint.references[0]
+        sentence = pairs[checkpoint.pair_id].references[first.reference_index]
+        tally = classes.setdefault(checkpoint.category, Counter())
+        for index in first.target_indices:
+            name = CLASS_OF.get(sentence.tokens[index].upos)
+            if name is not None:
+                tally[name] += 1
+    return {name: tally.most_common(1)[0][0] for name, tally in classes.items() if tally}
+
+
+def _reference_shares(suite: SuiteData) -> _Shares:
+    """Per category: the class most reference words have (:func:`category_classes`), and the
+    shares of gapped and whole-sentence references, and the mean DM of the first reference."""
     counts: Counter[str] = Counter()
     gapped: Counter[str] = Counter()
     aligned: Counter[str] = Counter()
@@ -313,14 +374,8 @@ def _reference_shares(suite: SuiteData) -> _Shares:
             continue
         aligned[category] += 1
         gapped[category] += GAP in first.tokens
-        sentence = pairs[checkpoint.pair_id].references[first.reference_index]
-        tally = classes.setdefault(category, Counter())
-        for index in first.target_indices:
-            name = CLASS_OF.get(sentence.tokens[index].upos)
-            if name is not None:
-                tally[name] += 1
     return _Shares(
-        own_class={name: tally.most_common(1)[0][0] for name, tally in classes.items() if tally},
+        own_class=category_classes(suite),
         gapped={name: gapped[name] / aligned[name] for name in aligned},
         sentence={name: whole[name] / counts[name] for name in counts},
         dm={name: dm.get(name, 0.0) / counts[name] for name in counts},

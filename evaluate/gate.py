@@ -151,6 +151,7 @@ class Verdict:
 
 @dataclass(frozen=True, slots=True)
 class GateResult:
+    suite: str
     baseline: str
     candidate: str
     verdicts: tuple[Verdict, ...]
@@ -166,6 +167,7 @@ class GateResult:
 
     def to_json(self) -> dict[str, object]:
         return {
+            "suite": self.suite,
             "baseline": self.baseline,
             "candidate": self.candidate,
             "passed": self.passed,

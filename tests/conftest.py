@@ -42,6 +42,19 @@ def demo_dir() -> Path:
     return Path(str(resources.files("checkpoints"))) / "data" / "demo"
 
 
+@pytest.fixture(scope="session")
+def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo's store (en→es PUD suite, the direct and pivot Apertium systems evaluated and
+    compared), built once for the session: tests that write to it take a copy."""
+    from checkpoints.cli import main
+
+    db = tmp_path_factory.mktemp("demo") / "demo.db"
+    with pytest.raises(SystemExit) as stopped:
+        main(["demo", "--db", str(db), "--samples", "20"])
+    assert stopped.value.code == 0
+    return db
+
+
 @pytest.fixture
 def run_cli(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
     """Run ``checkpoints ARGS`` in-process; returns (exit code, stdout, stderr)."""

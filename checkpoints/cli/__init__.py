@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "show": ("show", "Show check-points with their references and each system's matches."),
     "audit": ("audit", "Audit a suite: reference self-score, substitution test, gaps and DM."),
     "attribute": ("attribute", "Attribute expert MQM error spans to check-points: do misses mean real errors?"),
+    "challenge": ("challenge", "Build contrastive challenge sets from a suite and score metrics on them."),
     "report": ("report", "Write the diagnostic report as one self-contained HTML file."),
     "export": ("suite_xml", "Write a suite as interchange XML."),
     "import": ("suite_xml", "Read a suite from interchange XML into a database."),

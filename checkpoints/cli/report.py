@@ -51,6 +51,8 @@ def report(
     meta: Annotated[Path | None, typer.Option("--meta", help="JSON written by `checkpoints meta --format json`.")] = None,
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
     attribution: Annotated[Path | None, typer.Option("--attribution", help="JSON written by `checkpoints attribute --format json` for this suite.")] = None,
+    gate: Annotated[Path | None, typer.Option("--gate", help="JSON written by `checkpoints gate --format json` for this suite.")] = None,
+    challenge: Annotated[Path | None, typer.Option("--challenge", help="JSON written by `checkpoints challenge --score --format json` for this suite.")] = None,
 ) -> None:
 
     quiet_libraries()
@@ -59,7 +61,7 @@ def report(
     names = tuple(value.partition("=")[0] for value in system or ())
     result = write_report(
         ReportRequest(db, output, names, baseline=baseline, metrics=metrics, meta=meta, suite=suite,
-                      attribution=attribution, evaluate=files)
+                      attribution=attribution, gate=gate, challenge=challenge, evaluate=files)
     )
     for warning in result.warnings:
         stderr_console().print(f"warning: {warning}", highlight=False)

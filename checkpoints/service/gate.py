@@ -93,7 +93,7 @@ def run_gate(request: GateRequest) -> GateOutcome:
         verdicts += judge_metrics(comparisons, rules)
     signature = compared.comparison.signature().with_fields({"min-drop": f"{request.rules.min_drop:g}"}).format()
     warnings = (compared.warning,) if compared.warning else ()
-    return GateOutcome(GateResult(baseline, candidate, tuple(verdicts), signature), warnings)
+    return GateOutcome(GateResult(evaluation.suite.name, baseline, candidate, tuple(verdicts), signature), warnings)
 
 
 def _resolved(rules: GateRules, suite: SuiteData) -> GateRules:

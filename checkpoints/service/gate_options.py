@@ -63,6 +63,10 @@ def gate_request(
     metrics.update({name: None for name in options.metrics if name not in metrics})
     for name, value in metric_drops.items():
         metrics[name] = value  # a drop given for a metric makes it a rule
+    if metrics:  # unknown names fail before any comparison; rules are keyed as the metrics report them
+        from checkpoints.service.metric_texts import checked_metric_names
+
+        metrics = {checked_metric_names([name])[0]: drop for name, drop in metrics.items()}
     scopes = tuple(options.scopes) or tuple(file.get("scopes", SCOPE_KINDS))  # type: ignore[arg-type]
     method = str(pick(options.method, "method", Method.BOOTSTRAP.value))
     check_choice("--method", method, tuple(m.value for m in Method))

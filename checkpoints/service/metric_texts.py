@@ -31,6 +31,13 @@ def text_set(name: str, kind: SetKind, segments: Sequence[str], origin: str) -> 
                    lines=tuple(range(1, count + 1)))
 
 
+def checked_metric_names(metrics: Sequence[str]) -> list[str]:
+    """The metrics' canonical names, in order without repeats; an unknown name fails here, before any
+    work that would be lost (building a challenge set, comparing systems)."""
+    names, _ = MetricsRequest(references=[], systems=[], metrics=list(metrics)).metric_names()
+    return names
+
+
 def score_texts(
     metrics: Sequence[str],
     references: Sequence[Sequence[str]],
@@ -47,7 +54,7 @@ def score_texts(
     ``origin`` names where the texts come from (a suite, a challenge set) in messages.
     """
     request = MetricsRequest(references=[], systems=[], metrics=list(metrics), target_lang=language)
-    names, _ = request.metric_names()  # unknown names fail here, before any scoring
+    names = checked_metric_names(metrics)
     needing = language_dependent(names)
     if needing and language is None:
         raise TargetLanguageNeeded(needing, origin)

@@ -44,6 +44,10 @@ class ReportRequest:
     suite: str | None = None
     attribution: Path | None = None
     """JSON written by ``checkpoints attribute --format json`` for the same suite (None: no attribution section)."""
+    gate: Path | None = None
+    """JSON written by ``checkpoints gate --format json`` for the same suite (None: no gate section)."""
+    challenge: Path | None = None
+    """JSON written by ``checkpoints challenge --score --format json`` for the same suite (None: no section)."""
 
 
 @dataclass(slots=True)
@@ -77,20 +81,29 @@ def report_model(request: ReportRequest) -> tuple[dict[str, Any], int | None]:
     from checkpoints.db.repo import find_suite
     from checkpoints.db.runs import evaluated_systems, latest_results
     from checkpoints.db.session import transaction
-    from checkpoints.report.html.inputs import read_meta_json, read_metrics_json
+    from checkpoints.report.html.inputs import (
+        read_challenge_json,
+        read_gate_json,
+        read_meta_json,
+        read_metrics_json,
+    )
     from checkpoints.service.evaluate import stored_evaluation
 
     metrics = read_metrics_json(request.metrics) if request.metrics is not None else None
     meta = read_meta_json(request.meta) if request.meta is not None else None
     attribution = read_attribution_json(request.attribution) if request.attribution is not None else None
+    gate = read_gate_json(request.gate) if request.gate is not None else None
+    challenge = read_challenge_json(request.challenge) if request.challenge is not None else None
     with engine_for(request.store) as engine:
         with transaction(engine) as session:
             suite = find_suite(session, request.suite)
             suite_name = suite.name
             names = list(request.systems) or evaluated_systems(session, suite.id)
-        if attribution is not None and attribution["suite"] != suite_name:
-            raise InputError(str(request.attribution), None,
-                             f"an attribution of suite {attribution['suite']!r}, not of the report's suite {suite_name!r}")
+        for path, data, what in ((request.attribution, attribution, "an attribution"), (request.gate, gate, "a gate"),
+                                 (request.challenge, challenge, "a challenge set")):
+            if data is not None and data["suite"] != suite_name:
+                raise InputError(str(path), None,
+                                 f"{what} of suite {data['suite']!r}, not of the report's suite {suite_name!r}")
         if request.baseline is not None and request.baseline not in names:
             names.insert(0, request.baseline)
         if len(set(names)) != len(names):
@@ -115,6 +128,10 @@ def report_model(request: ReportRequest) -> tuple[dict[str, Any], int | None]:
     model["metrics"], model["meta"] = metrics, meta
     if attribution is not None:
         model["attribution"] = attribution
+    if gate is not None:
+        model["gate"] = gate
+    if challenge is not None:
+        model["challenge"] = challenge
     model["comparisonRun"] = run_id
     if warning:
         model["warnings"].append(warning)

@@ -16,17 +16,6 @@ import pytest
 DEMO = Path(str(resources.files("checkpoints"))) / "data" / "demo"
 
 
-@pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from checkpoints.cli import main
-
-    db = tmp_path_factory.mktemp("gate") / "demo.db"
-    with pytest.raises(SystemExit) as stopped:
-        main(["demo", "--db", str(db), "--samples", "20"])
-    assert stopped.value.code == 0
-    return db
-
-
 def _gate(run_cli, db: Path, *options: object) -> tuple[int, dict, str]:  # type: ignore[no-untyped-def]
     code, out, err = run_cli("gate", "--db", db, "--baseline", "direct", "--candidate", "pivot", "--format", "json",
                              *options)

@@ -78,8 +78,8 @@ def test_a_result_passes_when_no_rule_failed() -> None:
 
     passed = _scope_verdict(_result(-0.01, True), GateRules())
     failed = _scope_verdict(_result(-0.05, True), GateRules())
-    assert GateResult("a", "b", (passed,), "sig").passed
-    result = GateResult("a", "b", (passed, failed), "sig")
+    assert GateResult("s", "a", "b", (passed,), "sig").passed
+    result = GateResult("s", "a", "b", (passed, failed), "sig")
     assert not result.passed and result.failures == [failed]
     assert result.to_json()["failures"] == 1 and result.to_json()["verdicts"][1]["outcome"] == "failed"
     assert isinstance(failed, Verdict)

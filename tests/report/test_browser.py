@@ -220,3 +220,47 @@ def test_attribution_section_in_chromium(offline: Any, ted_attribution: dict[str
     assert page.evaluate("window.pwned === undefined")
     assert seen == {"console": [], "errors": [], "blocked": []}
     page.close()
+
+
+def test_gate_and_challenge_sections_in_chromium(offline: Any, demo: dict[str, Any], tmp_path: Path) -> None:
+    """`report --gate --challenge`: the gate's decision and every rule, each regression with its lost
+    check-points; the challenge accuracies per metric with a blind metric's chance cells marked."""
+    import json
+
+    from checkpoints.cli import main
+    from checkpoints.service.report import ReportRequest, write_report
+
+    gate, challenge = tmp_path / "gate.json", tmp_path / "challenge.json"
+    with pytest.raises(SystemExit) as stopped:
+        main(["gate", "--db", str(demo["db"]), "--baseline", "direct", "--candidate", "pivot", "--format", "json",
+              "-o", str(gate)])
+    assert stopped.value.code == 1  # the demo's pivot regresses
+    import contextlib
+    import io
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), pytest.raises(SystemExit) as stopped:
+        main(["challenge", "--db", str(demo["db"]), "--output", str(tmp_path / "set"), "--category", "Preposition",
+              "--category", "Verb phrase", "--score", "-m", "BLEU", "-m", "-PER", "--samples", "100", "--format", "json"])
+    assert stopped.value.code == 0
+    challenge.write_text(printed.getvalue(), encoding="utf-8")
+    output = tmp_path / "report.html"
+    write_report(ReportRequest(demo["db"], output, gate=gate, challenge=challenge))
+    page, _, _ = offline(output)
+
+    verdicts = json.loads(gate.read_text(encoding="utf-8"))["verdicts"]
+    assert page.locator("#gate-decision").inner_text() == "FAILED: 4 rules regressed."
+    rows = page.eval_on_selector_all("#gate-table tbody tr", "rows => rows.map(r => [r.dataset.rule, r.dataset.name, r.className])")
+    assert [(rule, name) for rule, name, _ in rows] == [(v["rule"], v["name"]) for v in verdicts]
+    assert [name for _, name, classes in rows if classes == "weak"] == ["word", "Verb", "Adjective", "Preposition"]
+    regressions = page.locator("#gate-regressions > li")
+    assert regressions.count() == 4 and regressions.nth(1).locator("li").count() == 3
+    assert regressions.nth(1).inner_text().startswith("category Verb regressed by 0.0456")
+
+    accuracy = json.loads(challenge.read_text(encoding="utf-8"))
+    groups = page.eval_on_selector_all("#challenge-table tbody tr", "rows => rows.map(r => r.dataset.group)")
+    assert groups == list(dict.fromkeys(row["group"] for row in accuracy["accuracy"]))
+    assert "reorder" in groups
+    cells = page.locator('#challenge-table tr[data-group="reorder"] td')  # grouping, items, BLEU, -PER
+    assert cells.nth(2).inner_text().startswith("1.000")  # BLEU sees the reordering
+    assert cells.nth(3).inner_text() == "0.500 [0.50, 0.50]" and cells.nth(3).get_attribute("class") == "num weak"

@@ -199,3 +199,27 @@ def test_cli_names_a_bad_attribution_file(run_cli, demo: dict[str, Any], tmp_pat
     assert err.strip().splitlines() == [f"checkpoints: error: {path}: {expected}"]
     assert not output.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == (["attribution.json"] if case != "missing" else [])
+
+
+@pytest.mark.parametrize(
+    ("which", "content", "message"),
+    [
+        ("gate", "[]", "not a gate JSON (a JSON list, not an object)"),
+        ("gate", '{"suite": "pud-en-es-demo", "baseline": "a", "candidate": "b", "signature": "s", "passed": true}',
+         'not a gate JSON ("verdicts" must be a list of rules'),
+        ("gate", '{"suite": "other", "baseline": "a", "candidate": "b", "signature": "s", "passed": true, "verdicts": []}',
+         "a gate of suite 'other', not of the report's suite 'pud-en-es-demo'"),
+        ("challenge", '{"suite": "pud-en-es-demo", "items": 3, "metrics": [], "accuracy": []}',
+         "no metric scored it"),
+        ("challenge", '{"suite": "pud-en-es-demo", "items": 3, "metrics": ["BLEU"], "accuracy": [{"metric": "BLEU"}]}',
+         '"accuracy" must be a list of rows'),
+        ("challenge", "{", "not a challenge JSON (Expecting property name enclosed in double quotes at line 1)"),
+    ],
+)
+def test_cli_names_a_bad_gate_or_challenge_file(run_cli, demo: dict[str, Any], tmp_path: Path, which: str,  # type: ignore[no-untyped-def]
+                                                content: str, message: str) -> None:
+    bad = tmp_path / f"{which}.json"
+    bad.write_text(content, encoding="utf-8")
+    code, _, err = run_cli("report", "--db", demo["db"], "--output", tmp_path / "r.html", f"--{which}", bad)
+    assert code == 1 and f"{bad}: " in err and message in err
+    assert not (tmp_path / "r.html").exists()

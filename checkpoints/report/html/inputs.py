@@ -1,4 +1,4 @@
-"""Reading the JSON that ``checkpoints metrics`` and ``checkpoints meta`` print, for the report.
+"""Reading the JSON that ``checkpoints metrics``, ``meta``, ``gate`` and ``challenge`` print, for the report.
 
 The report only shows these files; it checks their shape first so that a
 wrong file gives one line naming the file and what is missing, not a broken
@@ -71,6 +71,50 @@ def read_meta_json(path: Path) -> dict[str, Any]:
         "warnings": [str(w) for w in data.get("warnings", [])],
         "signature": data.get("signature"),
     }
+
+
+def read_gate_json(path: Path) -> dict[str, Any]:
+    """The decision of ``gate --format json``: its verdicts, each with its message and examples."""
+    data = _load(path, "gate")
+    try:
+        _object(data)
+        for key in ("suite", "baseline", "candidate", "signature"):
+            if not isinstance(data.get(key), str):
+                raise _Invalid(f'no "{key}"')
+        if not isinstance(data.get("passed"), bool):
+            raise _Invalid('no "passed" decision')
+        verdicts = data.get("verdicts")
+        if not isinstance(verdicts, list) or not all(
+            isinstance(v, dict) and all(isinstance(v.get(k), str) for k in ("rule", "name", "outcome", "message"))
+            and isinstance(v.get("examples", []), list)
+            for v in verdicts
+        ):
+            raise _Invalid('"verdicts" must be a list of rules, each with its "rule", "name", "outcome" and "message"')
+    except _Invalid as problem:
+        raise InputError(path, None, f"not a gate JSON ({problem}); write one with `checkpoints gate --format json`") from None
+    return data
+
+
+def read_challenge_json(path: Path) -> dict[str, Any]:
+    """The report of ``challenge --score --format json``: every metric's accuracy per group."""
+    data = _load(path, "challenge")
+    try:
+        _object(data)
+        if not isinstance(data.get("suite"), str) or not isinstance(data.get("items"), int):
+            raise _Invalid('no "suite" or "items" count')
+        metrics = _list_of_strings(data, "metrics")
+        rows = data.get("accuracy")
+        if not isinstance(rows, list) or not all(
+            isinstance(r, dict) and isinstance(r.get("metric"), str) and isinstance(r.get("group"), str)
+            and isinstance(r.get("accuracy"), int | float) and isinstance(r.get("interval"), list)
+            for r in rows
+        ):
+            raise _Invalid('"accuracy" must be a list of rows with "metric", "group", "accuracy" and "interval"')
+        if not metrics:
+            raise _Invalid("no metric scored it: run `checkpoints challenge --score -m METRIC`")
+    except _Invalid as problem:
+        raise InputError(path, None, f"not a challenge JSON ({problem})") from None
+    return data
 
 
 def _load(path: Path, kind: str) -> Any:

@@ -251,3 +251,87 @@ CP.markedText = function (text, errors, linked) {
   });
   return nodes;
 };
+
+/* With --gate (checkpoints gate): did the candidate regress? One row per rule, failed rules first
+   with the check-points they lost. */
+CP.gateSection = function (gate) {
+  var section = CP.el("section", {id: "gate", "aria-labelledby": "h-gate"});
+  section.appendChild(CP.el("h2", {id: "h-gate"}, "Regression gate: " + gate.candidate + " against " + gate.baseline));
+  var failed = gate.verdicts.filter(function (v) { return v.outcome === "failed"; });
+  section.appendChild(CP.el("p", {"class": gate.passed ? "note gate-passed" : "note gate-failed", id: "gate-decision"},
+    gate.passed ? "PASSED: no rule regressed." : "FAILED: " + failed.length + " rule" + (failed.length === 1 ? "" : "s") + " regressed."));
+  var signature = CP.el("p", {"class": "note"}, "Signature: ");
+  signature.appendChild(CP.el("code", null, gate.signature));
+  section.appendChild(signature);
+  var table = CP.table("Every rule of the gate", ["Rule", "Name", "Check-points", "Baseline", "Candidate", "Difference",
+    "95% interval", "p (corrected)", "Min drop", "Verdict"]);
+  table.id = "gate-table";
+  gate.verdicts.forEach(function (v) {
+    var tr = CP.el("tr", {"data-rule": v.rule, "data-name": v.name, "class": v.outcome === "failed" ? "weak" : ""});
+    tr.appendChild(CP.el("td", {}, v.rule));
+    tr.appendChild(CP.el("th", {scope: "row"}, v.name));
+    tr.appendChild(CP.el("td", {"class": "num"}, v.checkpoints === null ? "–" : String(v.checkpoints)));
+    tr.appendChild(CP.el("td", {"class": "num"}, CP.fmt(v.baseline)));
+    tr.appendChild(CP.el("td", {"class": "num"}, CP.fmt(v.candidate)));
+    tr.appendChild(CP.el("td", {"class": "num"}, CP.signed(v.difference)));
+    tr.appendChild(CP.el("td", {"class": "num"}, CP.signed(v.interval[0]) + " … " + CP.signed(v.interval[1])));
+    tr.appendChild(CP.el("td", {"class": "num"}, CP.fmt(v.adjusted_p)));
+    tr.appendChild(CP.el("td", {"class": "num"}, String(v.min_drop)));
+    tr.appendChild(CP.el("td", {}, v.outcome === "failed" ? "FAIL" : v.outcome === "too_few" ? "too few" : "pass"));
+    table.tBodies[0].appendChild(tr);
+  });
+  section.appendChild(table);
+  if (failed.length) {
+    var list = CP.el("ol", {id: "gate-regressions"});
+    failed.forEach(function (v) {
+      var item = CP.el("li", {}, v.message);
+      if (v.examples.length) {
+        var examples = CP.el("ul");
+        v.examples.forEach(function (e) {
+          examples.appendChild(CP.el("li", {}, "check-point " + e.checkpoint + " (pair " + e.pair + ", " + e.category + "): " +
+            e.source + " → " + e.reference + "; baseline " + e.baseline + ", candidate " + e.candidate +
+            "; candidate's translation: " + e.output));
+        });
+        item.appendChild(examples);
+      }
+      list.appendChild(item);
+    });
+    section.appendChild(list);
+  }
+  return section;
+};
+
+/* With --challenge (checkpoints challenge --score): how often each metric prefers the good translation,
+   per category and kind of breakage; chance is 0.5. */
+CP.challengeSection = function (challenge) {
+  var section = CP.el("section", {id: "challenge", "aria-labelledby": "h-challenge"});
+  section.appendChild(CP.el("h2", {id: "h-challenge"}, "Which phenomena the metrics see"));
+  section.appendChild(CP.el("p", {"class": "note"},
+    challenge.items + " contrastive items built from the suite (" + challenge.langpair + "): in each, exactly the " +
+    "check-point's phenomenon is broken. Accuracy is the share of items whose good translation the metric scores " +
+    "above the bad one, ties counting half: 0.5 is chance, what a metric blind to the phenomenon gets."));
+  var headers = ["Grouping", "Group", "Items"].concat(challenge.metrics);
+  var table = CP.table("Accuracy per metric [95% bootstrap interval]", headers);
+  table.id = "challenge-table";
+  var rows = {}, order = [];
+  challenge.accuracy.forEach(function (r) {
+    var key = r.grouping + "\u0000" + r.group;
+    if (!rows[key]) { rows[key] = {grouping: r.grouping, group: r.group, items: r.items, by: {}}; order.push(key); }
+    rows[key].by[r.metric] = r;
+  });
+  order.forEach(function (key) {
+    var row = rows[key];
+    var tr = CP.el("tr", {"data-group": row.group});
+    tr.appendChild(CP.el("td", {}, row.grouping));
+    tr.appendChild(CP.el("th", {scope: "row"}, row.group));
+    tr.appendChild(CP.el("td", {"class": "num"}, String(row.items)));
+    challenge.metrics.forEach(function (metric) {
+      var r = row.by[metric];
+      tr.appendChild(CP.el("td", {"class": "num" + (r && r.accuracy <= r.chance ? " weak" : "")},
+        r ? CP.fmt(r.accuracy, 3) + " [" + CP.fmt(r.interval[0], 2) + ", " + CP.fmt(r.interval[1], 2) + "]" : "–"));
+    });
+    table.tBodies[0].appendChild(tr);
+  });
+  section.appendChild(table);
+  return section;
+};

@@ -13,6 +13,8 @@
   parts.push(CP.heatMap(data));
   if (data.audit) parts.push(CP.auditSection(data.audit));
   if (data.attribution) parts.push(CP.attributionSection(data.attribution));
+  if (data.gate) parts.push(CP.gateSection(data.gate));
+  if (data.challenge) parts.push(CP.challengeSection(data.challenge));
   if (data.metrics) parts.push(CP.metricsSection(data.metrics));
   if (data.meta) parts.push(CP.metaSection(data.meta));
   parts.push(CP.drilldownSection());
