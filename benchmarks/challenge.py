@@ -13,6 +13,11 @@ Markdown table of accuracy per category and per breakage (ties count half:
 so every item is scored against its good translation: an accuracy under 1
 says the metric did not see the change.
 
+The linguistic metrics (``--linguistic``, default SP-Op(*), DP-HWCM_w-2,
+DP-Or(*)) parse every good and bad sentence with the repository's models
+(``models/``, English and German targets), so they score a sample:
+``--limit`` items per category (default 50), drawn with the command's seed.
+
     python benchmarks/challenge.py                       # en-de and zh-en
     python benchmarks/challenge.py --pair en-es -m BLEU -m -PER
 """
@@ -30,6 +35,8 @@ from pathlib import Path
 from reference_quality import CONFIGS, build_command
 
 METRICS = ("BLEU", "NIST", "chrF", "-TER", "-WER", "-PER", "GTM-1", "ROUGE-L", "NGRAM-cosTok2ngrams")
+LINGUISTIC = ("SP-Op(*)", "DP-HWCM_w-2", "DP-Or(*)")
+MODELS = Path(__file__).resolve().parents[1] / "models"
 
 
 def timed(command: list[str]) -> tuple[float, str]:
@@ -59,8 +66,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pair", action="append", choices=sorted(CONFIGS), help="language pair (default: en-de and zh-en)")
     parser.add_argument("-m", "--metric", action="append", help=f"metrics to score (default: {' '.join(METRICS)})")
     parser.add_argument("--samples", type=int, default=1000)
+    parser.add_argument("--linguistic", action="append", help=f"linguistic metrics (default: {' '.join(LINGUISTIC)})")
+    parser.add_argument("--limit", type=int, default=50, help="items per category the linguistic metrics score")
     args = parser.parse_args(argv)
     metrics = args.metric or list(METRICS)
+    linguistic = args.linguistic or list(LINGUISTIC)
     for pair in args.pair or ["en-de", "zh-en"]:
         config = CONFIGS[pair]
         with tempfile.TemporaryDirectory() as scratch:
@@ -74,11 +84,24 @@ def main(argv: list[str] | None = None) -> int:
             scored, printed = timed(command)
             report = json.loads(printed)
             made, _ = timed(["checkpoints", "challenge", "--db", str(db), "--output", str(folder / "unscored")])
+            parsed_report, parsed_seconds = None, 0.0
+            if (MODELS / config.target_lang).is_dir() and linguistic:
+                command = ["checkpoints", "challenge", "--db", str(db), "--output", str(folder / "parsed"), "--score",
+                           "--limit", str(args.limit), "--samples", str(args.samples), "--format", "json",
+                           "--stanza-dir", str(MODELS), "--annotation-cache", str(folder / "cache")]
+                for metric in [*linguistic, "BLEU"]:
+                    command += ["-m", metric]
+                parsed_seconds, printed = timed(command)
+                parsed_report = json.loads(printed)
         kinds = ", ".join(f"{kind} {count}" for kind, count in report["breakages"].items())
         print(f"\n## {pair}: {report['items']} items ({kinds})\n")
         print(f"whole commands: build {built:.1f} s; challenge (build the items, write them) {made:.1f} s; "
               f"challenge --score with {len(metrics)} metrics {scored:.1f} s\n")
         print(table(report))
+        if parsed_report is not None:
+            print(f"\n### {pair}, linguistic metrics: {parsed_report['items']} items (at most {args.limit} per "
+                  f"category), parsed with models/{config.target_lang}: whole command {parsed_seconds:.1f} s\n")
+            print(table(parsed_report))
     return 0
 
 

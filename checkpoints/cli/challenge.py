@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from checkpoints.cli.common import check_format, emit, quiet_libraries, stderr_console
+from checkpoints.cli.linguistic_options import AnnotationCache, Parsed, StanzaDir
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.defaults import DEFAULT_SAMPLES, DEFAULT_SEED
 
@@ -35,6 +36,9 @@ Examples:
   checkpoints challenge --db pud.db --output challenge/ --score -m BLEU -m chrF -m -PER
 
   checkpoints challenge --db pud.db --output challenge/ --category Preposition --format json
+
+  checkpoints challenge --db pud.db --output challenge/ --limit 100 --score \\
+      -m SP-Op(*) -m DP-HWCM_w-2 --stanza-dir models
 """
 
 
@@ -51,6 +55,10 @@ def challenge(
     tokenize: Annotated[str | None, typer.Option("--tokenize", help="The metrics' tokenizer (default: sacreBLEU's for the target language).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Random seed of the substitutions and the bootstrap.")] = DEFAULT_SEED,
     samples: Annotated[int, typer.Option("--samples", help="Bootstrap resamples of the intervals.")] = DEFAULT_SAMPLES,
+    limit: Annotated[int | None, typer.Option("--limit", help="At most this many items per category, drawn with --seed (metrics that parse are slow).")] = None,
+    parsed: Parsed = None,
+    stanza_dir: StanzaDir = None,
+    annotation_cache: AnnotationCache = None,
     suite: Annotated[str | None, typer.Option("--suite", help="Suite name, when the database holds several.")] = None,
     output_format: Annotated[str, typer.Option("--format", "-f", help="table or json (printed to stdout).")] = "table",
 ) -> None:
@@ -64,10 +72,13 @@ def challenge(
         score_challenge_set,
         write_challenge_set,
     )
+    from checkpoints.service.linguistic_options import LinguisticOptions
     from checkpoints.service.option_values import check_at_least
 
     check_format(output_format, ("table", "json"))
     check_at_least("--samples", samples, 1)
+    if limit is not None:
+        check_at_least("--limit", limit, 1)
     if metric and not score:
         raise UsageError("-m names metrics to score with: add --score")
     if score and not metric:
@@ -78,10 +89,13 @@ def challenge(
         from checkpoints.service.metric_texts import checked_metric_names
 
         checked_metric_names(metric or [])
-    built = challenge_set(db, suite, seed=seed, categories=category or ())
+    linguistic = LinguisticOptions(parsed=list(parsed or []), stanza_dir=stanza_dir, annotation_cache=annotation_cache)
+    linguistic.extra()  # a bad linguistic option fails before the items are built
+    built = challenge_set(db, suite, seed=seed, categories=category or (), limit=limit)
     scores = None
     if score:
-        scores = score_challenge_set(built, metric or [], spec=ResampleSpec(samples=samples, seed=seed), tokenize=tokenize)
+        scores = score_challenge_set(built, metric or [], spec=ResampleSpec(samples=samples, seed=seed),
+                                     tokenize=tokenize, linguistic=linguistic)
     written = write_challenge_set(built, output, scores)
     report = challenge_json(built, scores, [str(path) for path in written])
     if output_format == "json":

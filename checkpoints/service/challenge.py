@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,7 @@ from checkpoints.evaluate.contrastive import ChallengeItem, challenge_items
 from checkpoints.evaluate.defaults import DEFAULT_SEED
 from checkpoints.evaluate.resample import ResampleSpec
 from checkpoints.io.files import write_atomic
+from checkpoints.service.linguistic_options import LinguisticOptions
 from checkpoints.service.store import Store, load_stored_suite
 
 ACES_COLUMNS = ("ID", "source", "good-translation", "incorrect-translation", "reference", "phenomena", "langpair")
@@ -67,12 +69,28 @@ class ChallengeScores:
 
 
 def challenge_set(store: Store, suite_name: str | None = None, *, seed: int = DEFAULT_SEED,
-                  categories: Sequence[str] = ()) -> ChallengeSet:
-    """The items of every check-point of the stored suite (of ``categories`` only, when given)."""
+                  categories: Sequence[str] = (), limit: int | None = None) -> ChallengeSet:
+    """The items of every check-point of the stored suite (of ``categories`` only, when given).
+
+    ``limit`` keeps at most that many items per category, drawn with ``seed`` and kept in suite
+    order: metrics that parse both translations (SP, DP, CP) then parse a sample, not the corpus.
+    """
     suite = load_stored_suite(store, suite_name)
     wanted = {suite.resolve_category(name) for name in categories}
     items = [item for item in challenge_items(suite, seed=seed) if not wanted or item.category in wanted]
+    if limit is not None:
+        items = _sample(items, limit, seed)
     return ChallengeSet(suite.name, suite.source_lang, suite.target_lang, seed, tuple(items))
+
+
+def _sample(items: list[ChallengeItem], limit: int, seed: int) -> list[ChallengeItem]:
+    by_category: dict[str, list[int]] = {}
+    for position, item in enumerate(items):
+        by_category.setdefault(item.category, []).append(position)
+    rng = random.Random(seed)
+    kept = sorted(p for positions in by_category.values()
+                  for p in (positions if len(positions) <= limit else rng.sample(positions, limit)))
+    return [items[p] for p in kept]
 
 
 def write_challenge_set(challenge: ChallengeSet, folder: Path, scores: ChallengeScores | None = None) -> list[Path]:
@@ -123,7 +141,7 @@ def _tsv(challenge: ChallengeSet, scores: ChallengeScores | None = None) -> str:
 
 
 def score_challenge_set(challenge: ChallengeSet, metrics: Sequence[str], *, spec: ResampleSpec | None = None,
-                        tokenize: str | None = None) -> ChallengeScores:
+                        tokenize: str | None = None, linguistic: LinguisticOptions | None = None) -> ChallengeScores:
     """Score good and bad of every item with every metric, segment by segment, as ``metrics`` does."""
     from checkpoints.service.metric_texts import score_texts
 
@@ -135,7 +153,7 @@ def score_challenge_set(challenge: ChallengeSet, metrics: Sequence[str], *, spec
         metrics, [[item.reference for item in items]],
         {"good": [item.good for item in items], "bad": [item.bad for item in items]},
         language=challenge.target_lang or None, origin=f"the challenge set of suite {challenge.suite!r}",
-        source=[item.source for item in items], tokenize=tokenize,
+        source=[item.source for item in items], tokenize=tokenize, linguistic=linguistic,
     )
     good = {m: np.asarray(report.scores["good"][m].segments, dtype=np.float64) for m in report.metrics}
     bad = {m: np.asarray(report.scores["bad"][m].segments, dtype=np.float64) for m in report.metrics}

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from checkpoints.evaluate.metric_runner import MetricReport, SignificanceRequest, run_metrics
 from checkpoints.evaluate.metrics.base import MetricOptions
 from checkpoints.io.testset_model import UNKNOWN_DOC, SetKind, Testbed, TextSet
+from checkpoints.service.linguistic_options import LinguisticOptions
 from checkpoints.service.metrics import (
     MetricsRequest,
     TargetLanguageNeeded,
@@ -48,12 +49,15 @@ def score_texts(
     source: Sequence[str] | None = None,
     tokenize: str | None = None,
     significance: SignificanceRequest | None = None,
+    linguistic: LinguisticOptions | None = None,
 ) -> MetricReport:
     """Score every system with every metric against the reference sets, as ``metrics`` would.
 
-    ``origin`` names where the texts come from (a suite, a challenge set) in messages.
+    ``origin`` names where the texts come from (a suite, a challenge set) in messages;
+    ``linguistic`` gives the linguistic metrics their parses or parser (``metrics``' options).
     """
-    request = MetricsRequest(references=[], systems=[], metrics=list(metrics), target_lang=language)
+    request = MetricsRequest(references=[], systems=[], metrics=list(metrics), target_lang=language,
+                             linguistic=linguistic or LinguisticOptions())
     names = checked_metric_names(metrics)
     needing = language_dependent(names)
     if needing and language is None:

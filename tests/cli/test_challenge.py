@@ -106,3 +106,72 @@ def test_an_output_that_is_a_file_is_refused(run_cli, demo_db: Path, tmp_path: P
     target.write_text("x", encoding="utf-8")
     code, _, err = run_cli("challenge", "--db", demo_db, "--output", target)
     assert code == 2 and "not a folder" in err and target.read_text(encoding="utf-8") == "x"
+
+
+def test_limit_draws_a_fixed_sample_per_category(run_cli, demo_db: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    def items(seed: str) -> list[dict]:
+        code, _, err = run_cli("challenge", "--db", demo_db, "--output", tmp_path / seed, "--limit", "7",
+                                 "--seed", seed, "--category", "Verb", "--category", "Hyperbaton")
+        assert code == 0, err
+        return [json.loads(line) for line in (tmp_path / seed / "challenge.jsonl").read_text(encoding="utf-8").splitlines()]
+
+    first, again, other = items("1"), items("1"), items("2")
+    assert first == again
+    assert [item["category"] for item in first].count("Verb") == 7
+    assert [item["category"] for item in first].count("Hyperbaton") == 7
+    assert [item["checkpoint"] for item in first] == sorted(item["checkpoint"] for item in first)  # suite order
+    assert [item["checkpoint"] for item in first] != [item["checkpoint"] for item in other]
+    assert run_cli("challenge", "--db", demo_db, "--output", tmp_path / "x", "--limit", "0")[0] == 2
+
+
+GOOD = """# text = Then the commercial ends.
+1	Then	then	ADV	RB	PronType=Dem	4	advmod	_	_
+2	the	the	DET	DT	Definite=Def|PronType=Art	3	det	_	_
+3	commercial	commercial	NOUN	NN	Number=Sing	4	nsubj	_	_
+4	ends	end	VERB	VBZ	Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin	0	root	_	SpaceAfter=No
+5	.	.	PUNCT	.	_	4	punct	_	_
+
+"""
+REORDERED = """# text = Then commercial the ends.
+1	Then	then	ADV	RB	PronType=Dem	4	advmod	_	_
+2	commercial	commercial	NOUN	NN	Number=Sing	4	nsubj	_	_
+3	the	the	DET	DT	Definite=Def|PronType=Art	2	det	_	_
+4	ends	end	VERB	VBZ	Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin	0	root	_	SpaceAfter=No
+5	.	.	PUNCT	.	_	4	punct	_	_
+
+"""
+SUBSTITUTED = """# text = Then the film ends.
+1	Then	then	ADV	RB	PronType=Dem	4	advmod	_	_
+2	the	the	DET	DT	Definite=Def|PronType=Art	3	det	_	_
+3	film	film	NOUN	NN	Number=Sing	4	nsubj	_	_
+4	ends	end	VERB	VBZ	Mood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin	0	root	_	SpaceAfter=No
+5	.	.	PUNCT	.	_	4	punct	_	_
+
+"""
+
+
+def test_linguistic_metrics_score_items_from_given_parses(tmp_path: Path) -> None:
+    """SP-Op(*) compares lemmas per part of speech: it sees a substituted noun ("commercial" → "film")
+    but not a reordered phrase whose words keep their tags, so it ties there (chance)."""
+    from checkpoints.evaluate.contrastive import Breakage, ChallengeItem
+    from checkpoints.evaluate.resample import ResampleSpec
+    from checkpoints.service.challenge import ChallengeSet, score_challenge_set
+    from checkpoints.service.linguistic_options import LinguisticOptions
+
+    parses = tmp_path / "parses.conllu"
+    parses.write_text(GOOD + REORDERED + SUBSTITUTED, encoding="utf-8")
+    good = "Then the commercial ends."
+    items = (
+        ChallengeItem(1, 1, "Noun phrase", Breakage.REORDER, "reordered", "Dann endet der Werbespot.", good,
+                      "Then commercial the ends.", good, True),
+        ChallengeItem(2, 1, "Noun", Breakage.SUBSTITUTE, "NOUN commercial → film", "Dann endet der Werbespot.", good,
+                      "Then the film ends.", good, True),
+    )
+    challenge = ChallengeSet("s", "de", "en", 1, items)
+    scores = score_challenge_set(challenge, ["SP-Op(*)", "BLEU"], spec=ResampleSpec(samples=20),
+                                 linguistic=LinguisticOptions(parsed=[parses], annotation_cache=tmp_path / "cache"))
+    rows = {(r.metric, r.group): r for r in scores.accuracies}
+    assert (rows[("SP-Op(*)", "reorder")].accuracy, rows[("SP-Op(*)", "reorder")].ties) == (0.5, 1.0)
+    assert rows[("SP-Op(*)", "substitute")].accuracy == 1.0
+    assert rows[("BLEU", "reorder")].accuracy == 1.0
+    assert scores.good["SP-Op(*)"][0] == scores.bad["SP-Op(*)"][0] == 1.0
