@@ -27,10 +27,14 @@ check-point's category makes it the category's phenomenon:
 * **substitute** — one word of the category's own substitution class (the
   audit's, :func:`checkpoints.evaluate.audit.category_classes`) replaced by
   another of the class from the suite's references, as the audit's
-  substitution test does, but only the word highest in the span's tree;
+  substitution test does, but only the word highest in the span's tree, and
+  by a form tagged exactly as it is (part of speech, tag and features) when the
+  references have one, so that the item breaks the word's meaning and not its
+  agreement ("der Gefahr" → "der Stätte", not "der Stätten");
 * **number** — a noun put in the other grammatical number, with a form of the
-  same lemma the references use: no inflection is invented, so a noun whose
-  other form the suite never shows gets no item;
+  same lemma the references use, in the same case and gender when they show
+  one: no inflection is invented, so a noun whose other form the suite never
+  shows gets no item;
 * **negation** — the span's negation words deleted (``Polarity=Neg`` on an
   adverb or particle that heads nothing);
 * **modal** — a modal auxiliary of the span deleted;
@@ -67,7 +71,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from checkpoints.evaluate.audit import (
@@ -131,23 +135,41 @@ class ContrastPools:
     """What the generators may put in a sentence: only forms the suite's references use."""
 
     replacements: ReplacementPools
-    numbers: dict[tuple[str, str], dict[str, list[str]]]
-    """(lemma, UPOS) of a noun → ``{"Sing": forms, "Plur": forms}`` seen as one-word tokens."""
+    numbers: dict[tuple[str, ...], dict[str, list[str]]]
+    """A noun's (lemma, UPOS), and its (lemma, UPOS, other features) → ``{"Sing": forms, "Plur": forms}``
+    seen as one-word tokens."""
+    alike: dict[tuple[str, str, str], list[str]] = field(default_factory=dict)
+    """(UPOS, XPOS, features) → the one-word forms the references tag so: a replacement that keeps
+    the word's morphology breaks its meaning only ("Gefahr" → "Stätte", not "Stätten")."""
 
 
 def contrast_pools(references: Sequence[Sentence]) -> ContrastPools:
     """Built once per suite, so that every item draws from the same vocabulary."""
-    numbers: dict[tuple[str, str], dict[str, set[str]]] = {}
+    numbers: dict[tuple[str, ...], dict[str, set[str]]] = {}
+    alike: dict[tuple[str, str, str], set[str]] = {}
     for sentence in references:
         for unit in surface_tokens(sentence):
+            if unit.first != unit.last:
+                continue
             token = sentence.tokens[unit.first]
+            alike.setdefault(_morphology(token), set()).add(unit.form)
             number = token.feats.get("Number")
-            if unit.first == unit.last and token.upos in CLASSES["NOUN"] and number in _NUMBERS:
-                numbers.setdefault((token.lemma, token.upos), {}).setdefault(number, set()).add(unit.form)
+            if token.upos in CLASSES["NOUN"] and number in _NUMBERS:
+                for key in ((token.lemma, token.upos), (token.lemma, token.upos, _without_number(token))):
+                    numbers.setdefault(key, {}).setdefault(number, set()).add(unit.form)
     return ContrastPools(
         replacement_pools(references),
         {key: {number: sorted(forms) for number, forms in by_number.items()} for key, by_number in numbers.items()},
+        {key: sorted(forms) for key, forms in alike.items()},
     )
+
+
+def _morphology(token: Token) -> tuple[str, str, str]:
+    return (token.upos, token.xpos, token.feats_string())
+
+
+def _without_number(token: Token) -> str:
+    return "|".join(f"{key}={value}" for key, value in sorted(token.feats.items()) if key != "Number")
 
 
 def contrasts(
@@ -182,12 +204,22 @@ def _substitute(
     units = _units_by_word(sentence)
     for index in _head_first(sentence, [i for i in span if sentence.tokens[i].upos in tags], span):
         unit = units[index]
-        form = replaced_form(sentence, unit, own_class, pools.replacements, rng)
+        form = _alike_form(sentence, unit, pools, rng) or replaced_form(sentence, unit, own_class, pools.replacements, rng)
         if form != unit.form:
             bad = _one_rewritten(sentence, unit, form)
             changed = tuple(i for i in _words(unit) if sentence.tokens[i].upos in tags)
             return Contrast(Breakage.SUBSTITUTE, f"{own_class} {unit.form} → {form}", bad, changed)
     return None
+
+
+def _alike_form(sentence: Sentence, unit: SurfaceToken, pools: ContrastPools, rng: random.Random) -> str | None:
+    """Another form tagged exactly as the word is (same part of speech, tag and features), or None
+    when the references have none; draws from ``rng`` only when there is one."""
+    if unit.first != unit.last:
+        return None
+    folded = unit.form.casefold()
+    candidates = [form for form in pools.alike.get(_morphology(sentence.tokens[unit.first]), ()) if form.casefold() != folded]
+    return other_form(unit.form, candidates, rng) if candidates else None
 
 
 def _number(sentence: Sentence, span: list[int], pools: ContrastPools, rng: random.Random) -> Contrast | None:
@@ -202,7 +234,9 @@ def _number(sentence: Sentence, span: list[int], pools: ContrastPools, rng: rand
         if unit.first != unit.last:
             continue  # a noun inside a contraction cannot be rewritten alone
         other = _NUMBERS[1 - _NUMBERS.index(token.feats["Number"])]
-        candidates = pools.numbers.get((token.lemma, token.upos), {}).get(other, [])
+        # the same case and gender when the references show it ("des Gesetzes" → "der Gesetze"), else any
+        candidates = (pools.numbers.get((token.lemma, token.upos, _without_number(token)), {}).get(other)
+                      or pools.numbers.get((token.lemma, token.upos), {}).get(other, []))
         form = _case_like(unit.form, other_form(unit.form, candidates, rng))
         if form.casefold() != unit.form.casefold():
             bad = _one_rewritten(sentence, unit, form)

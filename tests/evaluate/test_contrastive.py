@@ -74,9 +74,10 @@ SUBSTITUTE = [
      "That share has been rising steadily to the years — only 11 percent of the total vote was cast "
      "before Election Day in 1996, according to the Census Bureau -- and seems likely to jump again this "
      "year."),
-    # "durante los años" → "en los años": another preposition of the same sentence
-    ("es", 17, [6], "ADP", W, [17], "ADP durante → en", (6,),
-     "Ese porcentaje ha ido aumentando constantemente en los años — únicamente votó el 11 por ciento del "
+    # "durante los años" → "por los años": another preposition of the same sentence tagged as "durante"
+    # is (ADP, xpos IN, no features: "por", "según", "antes" qualify, Random(0) draws "por")
+    ("es", 17, [6], "ADP", W, [17], "ADP durante → por", (6,),
+     "Ese porcentaje ha ido aumentando constantemente por los años — únicamente votó el 11 por ciento del "
      "electorado antes del día de las elecciones en 1996, según la Oficina del Censo — y parece que "
      "volverá a aumentar de nuevo este año."),
     # "del electorado" (de + el): the only other ADP+DET contraction of the pool keeping "el" is "al"
@@ -394,3 +395,32 @@ def test_a_reordering_keeps_every_token_so_bag_of_words_metrics_cannot_see_it() 
     words = get_tokenizer("13a")
     assert followed is not None and followed.bad.endswith("sobre Mónaco ofreciendo.")
     assert sorted(words(followed.bad)) == sorted(words(pud("es")[390].text))
+
+
+def test_a_replacement_keeps_the_words_morphology_when_the_references_have_one() -> None:
+    """German "der Gefahr"-like cases: a singular feminine noun is replaced by another singular noun of
+    the same tag and features when the pool has one, so that the item breaks the word's meaning, not
+    its agreement; a noun's other number keeps its case ("Gesetzes" is genitive singular)."""
+    sentences = pud("de")
+    pools = contrast_pools(sentences)
+    rng = random.Random(0)
+    for number in range(40):
+        sentence = sentences[number]
+        for index, token in enumerate(sentence.tokens):
+            if token.upos != "NOUN" or not token.feats:
+                continue
+            found = contrasts(sentence, [index], "NOUN", W, pools, rng)
+            substitute = next(c for c in found if c.kind is Breakage.SUBSTITUTE)
+            replacement = substitute.detail.split(" → ")[1]
+            assert replacement in pools.alike[(token.upos, token.xpos, token.feats_string())]
+    # "für die Vereinigten Staaten" (accusative masculine plural): the accusative singular "Staat" the
+    # references use, never the genitive "Staates" that the lemma's singulars also hold
+    found = {c.kind: c for c in contrasts(sentences[0], [10], "NOUN", W, pools, random.Random(0))}
+    assert found[Breakage.NUMBER].detail == "Number Staaten → Staat"
+    assert "für die Vereinigten Staat neu" in found[Breakage.NUMBER].bad
+    # ... and "Menschen" replaces it: accusative masculine plural too
+    assert found[Breakage.SUBSTITUTE].detail == "NOUN Staaten → Menschen"
+    # "des Gesetzes" (genitive singular): no genitive plural in the references, so any plural they use
+    found = {c.kind: c for c in contrasts(sentences[90], [8], "NOUN", W, pools, random.Random(0))}
+    assert found[Breakage.NUMBER].detail == "Number Gesetzes → Gesetzen"
+    assert found[Breakage.SUBSTITUTE].detail == "NOUN Gesetzes → Risikos"  # genitive singular neuter
