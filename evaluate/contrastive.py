@@ -349,11 +349,13 @@ def _host_form(form: str) -> str:
 def _reorder(sentence: Sentence, span: list[int]) -> Contrast | None:
     """The span's first block moved after its last (module docstring).
 
-    Only a contiguous phrase can be reordered inside itself. Free-standing punctuation stays where
-    it is, for moving it would be a second change; punctuation written against a word ("franco-",
-    "'Ya", "Obama,") moves with that word, so that every token of the sentence survives the
-    reordering unchanged and only the order differs: a bag-of-words metric must then score good and
-    bad alike, and it does (the chance level of :mod:`~checkpoints.evaluate.challenge_scores`).
+    Only a contiguous phrase can be reordered inside itself. Words written together ("franco-
+    monegasco", "'Ya") move as one, and whole: the phrase is cut into such runs, and the runs of
+    the blocks take each other's places, so that every token of the sentence survives the
+    reordering unchanged and only the order differs: a bag-of-words metric must then score good
+    and bad alike, and it does (the chance level of :mod:`~checkpoints.evaluate.challenge_scores`).
+    Free-standing punctuation and a full stop or comma keep their places among the runs, for
+    moving them would be a second change.
     """
     region = _trimmed(sentence, span)
     if region is None:
@@ -366,24 +368,27 @@ def _reorder(sentence: Sentence, span: list[int]) -> Contrast | None:
     if len(blocks) < 2:
         return None
     block_of = {word: number for number, block in enumerate(blocks) for word in block}
-    by_block: list[list[int]] = [[] for _ in blocks]
     spaced = _writes_spaces(sentence, units)
     if spaced and _glued_outside(units, numbers):
         return None  # "«100% Cospedal»": the quotes would end up on other words, changing two tokens
     clusters = _glued_clusters(units, numbers) if spaced else [[n] for n in numbers]
+    by_block: list[list[list[int]]] = [[] for _ in blocks]
+    cells: list[list[int] | None] = []  # a cluster that stays, or None: a place a moving cluster takes
     for cluster in clusters:  # a contraction ("au" = à + le) goes with its first word's block
         owners = {block_of[units[n].first] for n in cluster if units[n].first in block_of}
         if len(owners) > 1:
             return None  # "franco-monegasco" across two blocks: reordering would change its tokens
         if owners:
-            by_block[owners.pop()].extend(cluster)
-    movable = sorted(n for block in by_block for n in block)
-    rotated = [n for block in [*by_block[1:], by_block[0]] for n in block]
-    order = list(range(len(units)))
-    for slot, n in zip(movable, rotated, strict=True):
-        order[slot] = n
-    bad = _reordered_text(sentence, units, order, fixed=set(range(len(units))) - set(movable))
-    changed = tuple(i for slot, n in enumerate(order) if slot != n for i in _words(units[n]))
+            by_block[owners.pop()].append(cluster)
+            cells.append(None)
+        else:
+            cells.append(cluster)
+    moving = iter([cluster for block in [*by_block[1:], by_block[0]] for cluster in block])
+    region_order = [n for cell in cells for n in (cell if cell is not None else next(moving))]
+    order = [*range(numbers[0]), *region_order, *range(numbers[-1] + 1, len(units))]
+    fixed = set(range(len(units))) - {n for block in by_block for cluster in block for n in cluster}
+    bad = _reordered_text(sentence, units, order, fixed)
+    changed = tuple(i for slot, n in enumerate(order) if slot != n and n not in fixed for i in _words(units[n]))
     return Contrast(Breakage.REORDER, "reordered", bad, tuple(sorted(changed)))
 
 
@@ -402,10 +407,14 @@ def _glued_outside(units: list[SurfaceToken], numbers: list[int]) -> bool:
 
 def _glued_clusters(units: list[SurfaceToken], numbers: list[int]) -> list[list[int]]:
     """The units ``numbers`` (consecutive) in runs written without a space between them (in a
-    language written with spaces: in Chinese every word is glued and no run is a token)."""
+    language written with spaces: in Chinese every word is glued and no run is a token).
+
+    A full stop or comma after a word starts a run of its own: tokenizers split it from any word,
+    so it stays in its place, and "1610," moved to the end of a sentence does not become "1610,.".
+    """
     clusters: list[list[int]] = []
     for n in numbers:
-        if clusters and units[clusters[-1][-1]].glued:
+        if clusters and units[clusters[-1][-1]].glued and units[n].form not in _DETACHED:
             clusters[-1].append(n)
         else:
             clusters.append([n])
@@ -457,7 +466,7 @@ def _reordered_text(sentence: Sentence, units: list[SurfaceToken], order: list[i
         if following is None or following == number + 1:
             glued = units[number].glued
         elif following in fixed:
-            glued = units[slot].glued
+            glued = units[following - 1].glued  # as the word before it was written against it
         elif number in fixed:
             glued = units[number].glued
         else:
