@@ -258,17 +258,20 @@ def _case_like(original: str, form: str) -> str:
 
 
 def _negation(sentence: Sentence, span: list[int]) -> Contrast | None:
-    """Every negation word of the span deleted: French "ne … pas" is one negation in two words,
-    and deleting one of them would leave the sentence negated."""
+    """Every negation word of the span deleted, with the other negation words of the same
+    predicate: French "ne … pas" is one negation in two words, and a span that holds "n'" but not
+    "pas" would otherwise leave "influençait pas", still negated."""
     heads = {token.head - 1 for token in sentence.tokens}
-    deleted = {
-        i for i in span
-        if sentence.tokens[i].feats.get("Polarity") == "Neg"
-        and sentence.tokens[i].upos in CLASSES["ADV"]
-        and i not in heads
-    }
+
+    def negates(i: int) -> bool:
+        token = sentence.tokens[i]
+        return token.feats.get("Polarity") == "Neg" and token.upos in CLASSES["ADV"] and i not in heads
+
+    deleted = {i for i in span if negates(i)}
     if not deleted:
         return None
+    predicates = {sentence.tokens[i].head for i in deleted}
+    deleted |= {i for i, token in enumerate(sentence.tokens) if token.head in predicates and negates(i)}
     bad = _deleted_text(sentence, deleted)
     if bad is None:
         return None

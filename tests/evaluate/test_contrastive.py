@@ -424,3 +424,14 @@ def test_a_replacement_keeps_the_words_morphology_when_the_references_have_one()
     found = {c.kind: c for c in contrasts(sentences[90], [8], "NOUN", W, pools, random.Random(0))}
     assert found[Breakage.NUMBER].detail == "Number Gesetzes → Gesetzen"
     assert found[Breakage.SUBSTITUTE].detail == "NOUN Gesetzes → Risikos"  # genitive singular neuter
+
+
+def test_a_negation_is_deleted_whole_even_where_the_span_holds_half_of_it() -> None:
+    # fr PUD 33: the check-point "n'influençait" (words 20-21) holds "n'" but not "pas" (word 23); both
+    # negate "influençait" (head 22 in CoNLL-U numbering), so both go: "influençait propablement les
+    # voyageurs" is affirmative, where "influençait propablement pas" would still be negated
+    sentence = pud("fr")[33]
+    found = {c.kind: c for c in contrasts(sentence, [20, 21], "VERB", W, contrast_pools([sentence]), random.Random(0))}
+    negation = found[Breakage.NEGATION]
+    assert negation.detail == "negation n' pas deleted" and negation.changed == (20, 23)
+    assert "peu fiable et influençait propablement les voyageurs lors" in negation.bad
