@@ -38,9 +38,7 @@ def gate_view(result: GateResult) -> Group:
     for verdict in result.failures:
         parts.append(Text(f"\nREGRESSION {verdict.message()}"))  # names are data, not markup
         for example in verdict.examples:
-            parts.append(Text(f"  check-point {example['checkpoint']} (pair {example['pair']}, {example['category']}): "
-                              f"{example['source']} → {example['reference']}: "
-                              f"baseline {example['baseline']}, candidate {example['candidate']}"))
+            parts.append(Text(f"  {example_line(example)}"))
             parts.append(Text(f"    candidate: {example['output']}"))
     too_few = [v.name for v in result.verdicts if v.outcome is Outcome.TOO_FEW]
     if too_few:
@@ -76,7 +74,12 @@ def gate_junit(result: GateResult) -> bytes:
 
 def _details(verdict: Verdict) -> str:
     lines = [verdict.message()]
-    lines += [f"check-point {e['checkpoint']} (pair {e['pair']}): {e['source']} -> {e['reference']}: "
-              f"baseline {e['baseline']}, candidate {e['candidate']}; candidate's translation: {e['output']}"
-              for e in verdict.examples]
+    lines += [f"{example_line(e)}; candidate's translation: {e['output']}" for e in verdict.examples]
     return "\n".join(lines)
+
+
+def example_line(example: dict[str, object]) -> str:
+    """A check-point the candidate lost, in one line: where, what it translates, both scores."""
+    return (f"check-point {example['checkpoint']} (pair {example['pair']}, {example['category']}): "
+            f"{example['source']} → {example['reference']}: baseline {example['baseline']}, "
+            f"candidate {example['candidate']}")
