@@ -35,6 +35,7 @@ import numpy as np
 from checkpoints.errors import UsageError
 from checkpoints.evaluate.comparison import Comparison, ScopeComparison
 from checkpoints.evaluate.metric_runner import MetricComparison
+from checkpoints.evaluate.resample import PairedOutcome
 from checkpoints.evaluate.scopes import ScopeKind
 
 DEFAULT_MIN_DROP = 0.02
@@ -184,43 +185,39 @@ def judge_scopes(comparison: Comparison, baseline: str, candidate: str, rules: G
 
 
 def _scope_verdict(result: ScopeComparison, rules: GateRules) -> Verdict:
-    outcome = result.outcome
-    drop = rules.drop_for(result.scope.kind, result.scope.name)
-    return Verdict(
-        rule=result.scope.kind.value,
-        name=result.scope.name,
-        outcome=_decide(result.too_few, result.significant, outcome.difference, drop),
-        baseline_score=outcome.score_a,
-        candidate_score=outcome.score_b,
-        difference=outcome.difference,
-        interval=outcome.interval,
-        adjusted_p=result.adjusted_p,
-        significant=result.significant,
-        min_drop=drop,
-        checkpoints=result.checkpoints,
+    return _verdict(
+        result.scope.kind.value, result.scope.name, result.outcome, result.adjusted_p, result.significant,
+        rules.drop_for(result.scope.kind, result.scope.name), too_few=result.too_few, checkpoints=result.checkpoints,
     )
 
 
 def judge_metrics(comparisons: Sequence[MetricComparison], rules: GateRules) -> list[Verdict]:
     """One verdict per metric rule, from the metrics' paired tests of candidate against baseline
     (``p_adjusted`` already corrected over the metric rules as one family)."""
-    verdicts = []
-    for item in comparisons:
-        drop = rules.metric_drop(item.metric)
-        outcome = item.outcome
-        verdicts.append(Verdict(
-            rule="metric",
-            name=item.metric,
-            outcome=_decide(False, item.significant, outcome.difference, drop),
-            baseline_score=outcome.score_a,
-            candidate_score=outcome.score_b,
-            difference=outcome.difference,
-            interval=outcome.interval,
-            adjusted_p=item.p_adjusted,
-            significant=item.significant,
-            min_drop=drop,
-        ))
-    return verdicts
+    return [
+        _verdict("metric", item.metric, item.outcome, item.p_adjusted, item.significant, rules.metric_drop(item.metric))
+        for item in comparisons
+    ]
+
+
+def _verdict(
+    rule: str, name: str, outcome: PairedOutcome, adjusted_p: float | None, significant: bool, drop: float, *,
+    too_few: bool = False, checkpoints: int | None = None,
+) -> Verdict:
+    """One paired comparison (baseline A, candidate B) judged against its minimum drop."""
+    return Verdict(
+        rule=rule,
+        name=name,
+        outcome=_decide(too_few, significant, outcome.difference, drop),
+        baseline_score=outcome.score_a,
+        candidate_score=outcome.score_b,
+        difference=outcome.difference,
+        interval=outcome.interval,
+        adjusted_p=adjusted_p,
+        significant=significant,
+        min_drop=drop,
+        checkpoints=checkpoints,
+    )
 
 
 def _decide(too_few: bool, significant: bool, difference: float, min_drop: float) -> Outcome:
