@@ -17,7 +17,9 @@ The suite is stored in a temporary SQLite database, and the script prints:
 
 * the whole ``checkpoints evaluate`` command on it (a fresh process: Python
   start-up, loading the suite, matching, BLEU, storing the run, the report),
-  best of ``--repeat`` runs, in seconds and check-point·system evaluations per
+  best of ``--repeat`` runs, twice: the first evaluation of the suite (it
+  compiles the references and keeps the index with the suite) and a later one
+  (it adopts the kept index), in seconds and check-point·system evaluations per
   second, beside sacreBLEU's command scoring the same outputs (first
   reference only) in the same run;
 * the same steps in this process: loading the suite, compiling its
@@ -303,9 +305,13 @@ def whole_evaluate(stored: Path, files: list[tuple[str, Path]], suite: SuiteData
         walls.append(wall)
         cpus.append(cpu)
     wall, cpu = min(walls), min(cpus)
-    print(f"whole command, checkpoints evaluate ({args.systems} systems), best of {args.repeat}: "
-          f"{wall:6.2f} s wall {cpu:6.2f} s CPU = {evaluations / wall:,.0f} check-point·system evaluations/s "
-          f"({evaluations / cpu:,.0f} per CPU second)")
+    print(f"whole command, checkpoints evaluate ({args.systems} systems), first on the suite (compiles, keeps the index), "
+          f"best of {args.repeat}: {wall:6.2f} s wall {cpu:6.2f} s CPU = {evaluations / wall:,.0f} check-point·system "
+          f"evaluations/s ({evaluations / cpu:,.0f} per CPU second)")
+    wall, cpu = _timed(command, args.repeat)  # the copy now keeps the index the last run compiled
+    print(f"whole command, checkpoints evaluate ({args.systems} systems), again (adopts the kept index), "
+          f"best of {args.repeat}: {wall:6.2f} s wall {cpu:6.2f} s CPU = {evaluations / wall:,.0f} check-point·system "
+          f"evaluations/s ({evaluations / cpu:,.0f} per CPU second)")
     reference = stored.with_name("reference.txt")
     reference.write_text("".join(pair.references[0].text + "\n" if pair.references else "\n" for pair in suite.pairs),
                          encoding="utf-8")
@@ -332,7 +338,12 @@ def in_process(stored: Path, outputs: dict[str, list[str]], args: argparse.Names
         print(f"  load the suite:          {clock.lap()}")
         scorer = CheckpointScorer(suite, tokenize=args.tokenize, match=args.match)
         scorer.compile()
-        print(f"  compile (once per suite):{clock.lap()}")
+        print(f"  compile (first run):     {clock.lap()}")
+        payload = scorer.kept_index()
+        print(f"  pack the index to keep:  {clock.lap()} ({len(payload) / 2**20:.1f} MiB)")
+        kept = CheckpointScorer(suite, tokenize=args.tokenize, match=args.match)
+        kept.adopt_kept_index(payload)
+        print(f"  adopt the kept index:    {clock.lap()}")
         scores = {name: scorer.score(lines) for name, lines in outputs.items()}
         print(f"  match + r*, {args.systems} systems:   {clock.lap()}")
         print(f"    = {evaluations / clock.wall:,.0f} check-point·system evaluations/s "

@@ -29,7 +29,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, NoSuchModu
 from sqlalchemy.orm import Session
 
 from checkpoints import __version__
-from checkpoints.db.tables import SCHEMA_VERSION, Base, Meta
+from checkpoints.db.tables import OPTIONAL_TABLES, SCHEMA_VERSION, Base, Meta
 from checkpoints.errors import StoreError
 
 SQLITE_BUSY_TIMEOUT = 60.0
@@ -252,7 +252,7 @@ def _check_meta(connection: Connection, tables: set[str], where: str) -> None:
             f"{where}: written by an older checkpoints (schema version {version}; checkpoints {__version__} "
             f"reads version {SCHEMA_VERSION}): export its suites with that version and import them into a new database"
         )
-    missing = sorted(ours - tables)
+    missing = sorted(ours - tables - OPTIONAL_TABLES)
     if missing:
         raise StoreError(f"{where}: an incomplete checkpoints database (missing tables: {', '.join(missing)})")
 

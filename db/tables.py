@@ -145,6 +145,31 @@ class CheckpointBlock(Base):
     """Every reference's tokens joined by single spaces (``*`` for a gap), references concatenated."""
 
 
+class KeptIndexRow(Base):
+    """A suite's references compiled for matching, kept so the next evaluation skips compiling.
+
+    Compiling is a third of a whole ``evaluate`` of a large suite and depends only
+    on the suite and the matching options, which ``key`` digests (SHA-256 of
+    :attr:`~checkpoints.evaluate.scoring.CheckpointScorer.index_key`); ``made_by``
+    names the format and the version that wrote it, so an upgrade replaces it.
+    The table is optional (:data:`OPTIONAL_TABLES`): databases made before it are
+    read as they are and gain it on their next evaluation.
+    """
+
+    __tablename__ = "kept_index"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    suite_id: Mapped[int] = mapped_column(ForeignKey("suite.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(64))
+    made_by: Mapped[str] = mapped_column(String(64))
+    payload: Mapped[bytes] = mapped_column(LargeBinary)
+    """:meth:`~checkpoints.evaluate.compiled.ReferenceIndex.to_bytes`."""
+    __table_args__ = (UniqueConstraint("suite_id", "key"),)
+
+
+OPTIONAL_TABLES = frozenset({KeptIndexRow.__tablename__})
+"""Tables a store of this schema version may lack: caches, made when first needed."""
+
+
 class SystemRow(Base):
     __tablename__ = "system"
     id: Mapped[int] = mapped_column(primary_key=True)

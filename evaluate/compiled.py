@@ -3,7 +3,9 @@ references indexed with numpy, so every system's matching is array arithmetic.""
 
 from __future__ import annotations
 
+import io
 import re
+import zipfile
 from collections.abc import Callable, Sequence
 from itertools import chain, pairwise
 
@@ -70,6 +72,34 @@ def segment_sums(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
     running = np.concatenate(([0], np.cumsum(values, dtype=np.int64)))
     ends = np.cumsum(counts)
     return running[ends] - running[ends - counts]
+
+
+def pack_arrays(arrays: dict[str, np.ndarray]) -> bytes:
+    """Named arrays as one uncompressed ``.npz`` archive: how a store keeps a compiled index."""
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    return buffer.getvalue()
+
+
+def unpack_arrays(payload: bytes) -> dict[str, np.ndarray]:
+    """The arrays :func:`pack_arrays` wrote (never pickled objects); ``ValueError`` for anything else."""
+    try:
+        with np.load(io.BytesIO(payload), allow_pickle=False) as archive:
+            return {name: archive[name] for name in archive.files}
+    except (OSError, ValueError, zipfile.BadZipFile) as error:
+        raise ValueError(f"not a kept reference index: {error}") from None
+
+
+def _narrowest(values: np.ndarray) -> np.ndarray:
+    """Integers in the smallest of uint8, uint16, int32 and int64 that holds them all."""
+    if not values.size:
+        return values
+    low, high = int(values.min()), int(values.max())
+    for kind in (np.uint8, np.uint16, np.int32):
+        info = np.iinfo(kind)
+        if info.min <= low and high <= info.max:
+            return values.astype(kind)
+    return values
 
 
 class TextEncoder:
@@ -393,6 +423,62 @@ class ReferenceIndex:
     @property
     def rows(self) -> int:
         return self._rows
+
+    # -- keeping ------------------------------------------------------------
+
+    _KEPT_ARRAYS = ("row_pair", "_trie_keys", "_trie_nodes", "depth", "_plain_count", "_plain_row", "_types",
+                    "totals", "_gap_row", "_gap_parts", "_gap_count")
+    """What :meth:`to_arrays` keeps; the rest of a frozen index follows from these in linear time."""
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The frozen index as named arrays (:meth:`from_arrays` rebuilds it): what a store keeps so
+        that the next evaluation of the same suite skips building the trie. Integers are kept
+        in the narrowest type that holds them (counts and row numbers are small; a suite's
+        index shrinks to about a third)."""
+        self.freeze()
+        encoded = [word.encode("utf-8") for word in self._vocabulary]  # ids 1, 2, ... in order of interning
+        arrays = {name.lstrip("_"): _narrowest(getattr(self, name)) for name in self._KEPT_ARRAYS}
+        arrays["type_sizes"] = _narrowest(np.bincount(self._plain_type, minlength=len(self._types)))
+        arrays["word_bytes"] = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+        arrays["word_lengths"] = _narrowest(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)))
+        arrays["sizes"] = np.array(
+            [-1 if self.max_order is None else self.max_order, self._rows, self.max_depth, self._nodes_bound],
+            dtype=np.int64,
+        )
+        return arrays
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> ReferenceIndex:
+        """The index :meth:`to_arrays` took apart, frozen and ready to match; ``ValueError`` when
+        the arrays are not one (missing, of other lengths, or words that are not UTF-8)."""
+        try:
+            return cls._from_arrays(arrays)
+        except (KeyError, IndexError, TypeError, UnicodeDecodeError) as error:
+            raise ValueError(f"not a kept reference index: {error!r}") from None
+
+    @classmethod
+    def _from_arrays(cls, arrays: dict[str, np.ndarray]) -> ReferenceIndex:
+        max_order, rows, max_depth, nodes_bound = (int(value) for value in arrays["sizes"])
+        index = cls(None if max_order < 0 else max_order)
+        ends = np.cumsum(arrays["word_lengths"], dtype=np.int64).tolist()
+        text = arrays["word_bytes"].tobytes()
+        starts = [0, *ends[:-1]] if ends else []
+        index._vocabulary = {text[a:b].decode("utf-8"): i for i, (a, b) in enumerate(zip(starts, ends, strict=True), 1)}
+        if len(index._vocabulary) != len(ends) or (ends[-1] if ends else 0) != len(text):
+            raise ValueError("the kept words do not make a vocabulary")
+        for name in cls._KEPT_ARRAYS:
+            setattr(index, name, arrays[name.lstrip("_")].astype(np.int64))
+        sizes = arrays["type_sizes"]
+        if len(sizes) != len(index._types) or int(sizes.sum()) != len(index._plain_row) or len(index.totals) != rows:
+            raise ValueError("the kept arrays disagree in length")
+        index._plain_type = np.repeat(np.arange(len(index._types), dtype=np.int64), sizes)
+        index._rows, index.max_depth, index._nodes_bound = rows, max_depth, nodes_bound
+        index._width = len(index._vocabulary) + 1
+        index._frozen = True
+        index._gap_base = index.row_pair[index._gap_row] * nodes_bound
+        index._is_gap_part = np.zeros(nodes_bound, dtype=bool)
+        index._is_gap_part[index._gap_parts[index._gap_parts > 0]] = True
+        return index
 
     def word_id(self, word: str) -> int:
         """The interned id of a (normalised) word; 0 when no reference contains it."""

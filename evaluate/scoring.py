@@ -41,11 +41,19 @@ from itertools import compress, repeat
 
 import numpy as np
 
+from checkpoints import __version__
 from checkpoints.errors import CorpusMismatch, SuiteError
 from checkpoints.evaluate.alternatives import Alternatives
 from checkpoints.evaluate.bleu_row import BleuReferences
 from checkpoints.evaluate.columns import suite_columns
-from checkpoints.evaluate.compiled import OTHER_WHITESPACE, ReferenceIndex, TextEncoder, gather
+from checkpoints.evaluate.compiled import (
+    OTHER_WHITESPACE,
+    ReferenceIndex,
+    TextEncoder,
+    gather,
+    pack_arrays,
+    unpack_arrays,
+)
 from checkpoints.evaluate.explain import CheckpointExplanation, explain
 from checkpoints.evaluate.matching import (
     ASTERISK,
@@ -74,6 +82,10 @@ from checkpoints.evaluate.scopes import (
 from checkpoints.model import GAP, CheckPoint, Level, SuiteData
 from checkpoints.signature import Signature
 from checkpoints.tokenizers import bleu_tokenizer, default_match_tokenizer
+
+INDEX_FORMAT = f"reference-index-v1/{__version__}"
+"""Changes whenever :meth:`ReferenceIndex.to_arrays` or the compilation changes meaning (and with
+every release, so a kept index never outlives the code that compiled it)."""
 
 
 class CheckpointScorer:
@@ -111,6 +123,8 @@ class CheckpointScorer:
         self._checkpoints: list[CheckPoint] | None = None
         self._layout()
         self._index: ReferenceIndex | None = None  # compiled by the first score(): rebuilding stored scores needs none
+        self.index_adopted = False
+        """Whether the index came from :meth:`adopt_index` rather than :meth:`compile`."""
         self._candidate_cache: dict[int, tuple[list[str], np.ndarray, np.ndarray]] = {}
         self._bleu_encoder = self._encoder if self.bleu_tokenize == self.tokenize else TextEncoder(self.bleu_tokenize)
         self._bleu_references: BleuReferences | None = None
@@ -192,9 +206,21 @@ class CheckpointScorer:
                 raise SuiteError(f"pair {pair.id} of suite {suite.name!r} has no reference translation")
             texts.extend(reference.text for reference in pair.references)
             owners.extend([local] * len(pair.references))
-        _, lengths = self._encoder.encode(texts)
-        pairs = len(self.pair_positions)
-        self.reference_lengths = np.bincount(owners, weights=lengths, minlength=pairs) / np.bincount(owners, minlength=pairs)
+        self._reference_owners = owners
+        self._reference_texts = texts
+        self._reference_lengths: np.ndarray | None = None
+
+    @property
+    def reference_lengths(self) -> np.ndarray:
+        """Per evaluated pair, the mean length of its reference translations under the match
+        tokenizer (the penalty's length(R)); measured on first use, or kept with the index."""
+        if self._reference_lengths is None:
+            _, lengths = self._encoder.encode(self._reference_texts)
+            owners, pairs = self._reference_owners, len(self.pair_positions)
+            self._reference_lengths = (
+                np.bincount(owners, weights=lengths, minlength=pairs) / np.bincount(owners, minlength=pairs)
+            )
+        return self._reference_lengths
 
     def compile(self) -> ReferenceIndex:
         """The selected check-points' references as one :class:`ReferenceIndex`, built on first use.
@@ -215,13 +241,9 @@ class CheckpointScorer:
         references are encoded at once, token by distinct token.
         """
         columns = self._columns
+        chosen = self._lay_out_rows()
         per_checkpoint = columns.reference_counts[self._selection]
-        every_first = np.cumsum(columns.reference_counts) - columns.reference_counts
-        chosen = gather(np.arange(len(columns.tokens), dtype=np.int64), every_first[self._selection], per_checkpoint)
         texts = columns.tokens if len(chosen) == len(columns.tokens) else [columns.tokens[i] for i in chosen.tolist()]
-        first_row = np.cumsum(per_checkpoint) - per_checkpoint
-        self._row_position = np.arange(len(chosen), dtype=np.int64) - np.repeat(first_row, per_checkpoint)
-        self._row_dm = columns.dm[chosen]
         row_pair = np.repeat(self.checkpoint_pair, per_checkpoint)
         rows = len(chosen)
 
@@ -264,10 +286,69 @@ class CheckpointScorer:
         self._raw_to_index[distinct] = [index.intern(self._normal_form(self._encoder.words[i])) for i in distinct.tolist()]
         index.add_rows(row_pair, part_rows, part_lengths, self._raw_to_index[raw])
         index.freeze()
+        return index
+
+    def _lay_out_rows(self) -> np.ndarray:
+        """Which stored reference each index row is (returned), and the per-row arrays that turn
+        matched rows into each check-point's r*: the index's rows are the selected
+        check-points' references in turn, however the index was obtained."""
+        columns = self._columns
+        per_checkpoint = columns.reference_counts[self._selection]
+        every_first = np.cumsum(columns.reference_counts) - columns.reference_counts
+        chosen = gather(np.arange(len(columns.tokens), dtype=np.int64), every_first[self._selection], per_checkpoint)
+        first_row = np.cumsum(per_checkpoint) - per_checkpoint
+        self._row_position = np.arange(len(chosen), dtype=np.int64) - np.repeat(first_row, per_checkpoint)
+        self._row_dm = columns.dm[chosen]
         self._has_rows = per_checkpoint > 0
         self._starts = first_row[self._has_rows]
         self._row_segment = np.repeat(np.arange(len(self._starts)), per_checkpoint[self._has_rows])
-        return index
+        return chosen
+
+    @property
+    def index_key(self) -> str:
+        """Everything the compiled references depend on, so a kept index is reused only where it
+        is the one :meth:`compile` would build: the suite's content, the selection, the
+        tokenizer, the granularity (and the language it normalises for), the order, the code."""
+        categories = sorted({self._columns.category_names[code] for code in self._columns.categories[self._selection].tolist()})
+        return "\x1f".join([
+            INDEX_FORMAT, str(self.suite.options.get("content_hash", "")),
+            self.tokenize, self.match.value, self.suite.target_lang, order_label(self.max_order),
+            str(len(self._selection)), *categories,
+        ])
+
+    def kept_index(self) -> bytes:
+        """The compiled index and the reference lengths as bytes a store keeps (:meth:`adopt_kept_index`)."""
+        arrays = self.compile().to_arrays()
+        arrays["reference_lengths"] = self.reference_lengths
+        return pack_arrays(arrays)
+
+    def adopt_kept_index(self, payload: bytes) -> None:
+        """Match with an index :meth:`kept_index` gave under the same :attr:`index_key` instead of compiling.
+
+        Raises ``ValueError`` when the payload is not one, or cannot be this
+        scorer's (another number of references, pairs or order): the caller then
+        compiles afresh.
+        """
+        arrays = unpack_arrays(payload)
+        lengths = arrays.pop("reference_lengths", None)
+        if lengths is None or lengths.dtype != np.float64 or lengths.shape != (len(self.pair_positions),):
+            raise ValueError("not a kept reference index: no reference length per evaluated pair")
+        self.adopt_index(ReferenceIndex.from_arrays(arrays))
+        self._reference_lengths = lengths
+
+    def adopt_index(self, index: ReferenceIndex) -> None:
+        """Match with ``index``, compiled earlier under :attr:`index_key`, instead of compiling one.
+
+        Raises ``ValueError`` when it cannot be this scorer's (another number of
+        references or another order).
+        """
+        rows = int(self._columns.reference_counts[self._selection].sum())
+        if index.rows != rows or index.max_order != self.max_order:
+            raise ValueError(f"the kept index has {index.rows} references of order {index.max_order}, not {rows}")
+        self._lay_out_rows()
+        self._raw_to_index = np.zeros(0, dtype=np.int64)  # output words are looked up as they come
+        self._index = index
+        self.index_adopted = True
 
     def _normal_form(self, word: str) -> str:
         """A tokenizer word as matching compares it: a ``*`` word is a literal asterisk, then the granularity."""

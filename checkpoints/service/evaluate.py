@@ -36,6 +36,7 @@ from checkpoints.gcpause import bulk_work
 from checkpoints.io.text import output_warnings, read_sentences
 from checkpoints.model import SuiteData
 from checkpoints.report.checkpoint_json import evaluation_json
+from checkpoints.service.kept_index import adopt_kept_index, keep_compiled_index
 from checkpoints.service.store import Store, engine_for
 from checkpoints.signature import Signature, suite_signature
 from checkpoints.workers import in_background
@@ -106,6 +107,8 @@ def evaluate_systems(
         scorer = CheckpointScorer(
             suite, tokenize=tokenize, match=match, categories=categories, max_order=max_order, alternatives=alternatives
         )
+        if not adopt_kept_index(session, scorer) and engine is not None and engine.name != "local":
+            scorer.compile()  # once, here: the workers receive it, and the store keeps it
         # the BLEU row needs none of the matching: a second CPU computes it meanwhile
         with in_background(lambda: {name: scorer.bleu(lines) for name, lines in outputs.items()}) as bleu_row:
             scores = _score_systems(scorer, outputs, engine)
@@ -114,6 +117,7 @@ def evaluate_systems(
         evaluation = Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer), warnings=warnings)
         options = RunOptions.of_scorer(scorer, categories, {name: str(path) for name, path in systems})
         store_evaluation(session, evaluation, outputs, options.to_json())
+        keep_compiled_index(session, scorer)
     return evaluation
 
 
