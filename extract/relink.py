@@ -28,6 +28,19 @@ of what a function word attaches to. Four mends, each reading both parses:
    a reflexive clitic, which marks a pronominal or passive verb ("he 's
    afforded" → "se le permiten": "he" is "le", not "se"). Such a link moves
    to a free personal pronoun of the same verb, or is dropped.
+5. **Auxiliaries of another verb.** A target auxiliary belongs to its verb's
+   form ("a pensé", "hat gesagt", "was held"); aligners, which see "a" and
+   "has" together everywhere, link it to an auxiliary, copula or "have" of
+   another clause ("thought a battery fault was to blame" → "a pensé": "was"
+   on "a"; "I have to ... , said" → "a constaté": "have" on "a"). Where the
+   auxiliary's verb is linked, a link from a source word that is neither one
+   of that verb's source words nor a function dependent of one (an auxiliary,
+   copula, particle, adverb or marker of the same verb: "has said", 被, 了,
+   已經; not a clause the verb governs) nor the word that governs them (a
+   modal the source says with a verb: "have to congratulate" → "muss
+   gratulieren") is dropped, and the auxiliary
+   rejoins its verb by :mod:`checkpoints.extract.completion` when the source
+   verb carries tense.
 """
 
 from __future__ import annotations
@@ -41,14 +54,20 @@ Link = tuple[int, int]
 
 POSSESSIVE_FUNCTION_UPOS = frozenset({"DET", "ADP", "PRON", "PART"})
 
+VERB_FORM_SOURCE_RELATIONS = frozenset({"aux", "cop", "compound", "advmod", "mark", "expl"})
+"""Relations of a source word that can carry part of its head verb's form: an auxiliary or copula
+("has said"), a particle, an aspect, time or negation adverb (已經, "not"), a marker. A clause
+that depends on the verb ("said" ← "I have to ...") does not."""
+
 
 def relink(source: Sentence, reference: Sentence, links: set[Link]) -> tuple[set[Link], int]:
-    """The links after the four mends (module docstring), and how many links they changed."""
+    """The links after the five mends (module docstring), and how many links they changed."""
     before = set(links)
     links = _stray_articles(source, reference, set(links))
     links = _possessive_markers(source, reference, links)
     links = _repeated_words(source, reference, links)
     links = _reflexive_clitics(source, reference, links)
+    links = _auxiliaries_of_another_verb(source, reference, links)
     return links, len(links ^ before)
 
 
@@ -208,3 +227,20 @@ def _reflexive_clitics(source: Sentence, reference: Sentence, links: set[Link]) 
             links.add((s, min(free, key=lambda k: abs(k - t))))
     return links
 
+
+
+def _auxiliaries_of_another_verb(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:
+    words, translations = source.tokens, reference.tokens
+    sources_of = _sources_of(links)
+    for t, token in enumerate(translations):
+        verb = token.head - 1
+        if token.deprel.split(":")[0] != "aux" or verb < 0 or t not in sources_of or not sources_of.get(verb):
+            continue
+        verb_sources = sources_of[verb]
+        governors = {words[v].head - 1 for v in verb_sources}
+        for s in sources_of[t] - verb_sources:
+            word = words[s]
+            helps = word.head - 1 in verb_sources and word.deprel.split(":")[0] in VERB_FORM_SOURCE_RELATIONS
+            if not helps and s not in governors:
+                links.discard((s, t))
+    return links

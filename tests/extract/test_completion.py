@@ -186,6 +186,37 @@ def test_pronoun_moves_off_a_reflexive_clitic() -> None:
     assert (13, 16) not in links and (13, 17) not in links
 
 
+def test_an_auxiliary_linked_to_another_clause_rejoins_its_verb() -> None:
+    """en→fr pair 31: "initially thought a battery fault was to blame" → "a d'abord pensé": an
+    aligner hangs "was" (another clause) on the "a" of "pensé"; pair 351: "I have to congratulate
+    ... , said" → "a constaté": "have" heads a clause "said" governs. Both links go, and the
+    auxiliary joins the past tense it belongs to."""
+    en, fr = pud("en", 31), pud("fr", 31)
+    assert forms(en, [5, 9]) == ["thought", "was"] and forms(fr, [3, 6]) == ["a", "pensé"]
+    links, changed = relink(en, fr, {(5, 6), (9, 3), (7, 13)})
+    assert links == {(5, 6), (7, 13)} and changed == 1
+    assert completed(en, fr, links, [5]) == ["a", "pensé"]
+    en, fr = pud("en", 351), pud("fr", 351)
+    assert forms(en, [2, 24]) == ["have", "said"] and forms(fr, [16, 17]) == ["a", "constaté"]
+    links, _ = relink(en, fr, {(24, 17), (2, 16), (4, 3)})
+    assert links == {(24, 17), (4, 3)}
+    assert completed(en, fr, links, [24]) == ["a", "constaté"]
+
+
+def test_an_auxiliary_keeps_links_from_its_own_verbs_words() -> None:
+    """What the same mend leaves: an auxiliary linked to its own verb's auxiliary (zh→en pair 961:
+    了 of 建立 on "was" of "established"), to the modal the source says with a verb (en→de pair
+    351: "have to congratulate" → "muss gratulieren"), or whose verb has no link at all."""
+    zh, en = pud("zh", 961), pud("en", 961)
+    assert forms(zh, [2, 3]) == ["建立", "了"] and forms(en, [7, 9]) == ["was", "established"]
+    assert relink(zh, en, {(2, 9), (3, 7)})[0] == {(2, 9), (3, 7)}
+    assert relink(zh, en, {(2, 9), (0, 7)})[0] == {(2, 9)}  # 接 ("then") heads its own clause
+    en, de = pud("en", 351), pud("de", 351)
+    assert forms(en, [2, 4]) == ["have", "congratulate"] and forms(de, [2, 4]) == ["muss", "gratulieren"]
+    assert relink(en, de, {(2, 2), (4, 4)})[0] == {(2, 2), (4, 4)}
+    assert relink(en, de, {(2, 2)})[0] == {(2, 2)}
+
+
 def test_cognates_confirm_a_crossed_adjective_and_noun_a_thin_dictionary_misses() -> None:
     """en→fr pair 960: "many prehistoric artifacts" → "de nombreux artefacts préhistoriques", linked
     crosswise (artifacts–préhistoriques); FreeDict eng-fra knows neither word, but both are spelt
