@@ -28,10 +28,10 @@ of what a function word attaches to. Four mends, each reading both parses:
    a reflexive clitic, which marks a pronominal or passive verb ("he 's
    afforded" → "se le permiten": "he" is "le", not "se"). Such a link moves
    to a free personal pronoun of the same verb, or is dropped.
-5. **Auxiliaries of another verb.** A target auxiliary belongs to its verb's
-   form ("a pensé", "hat gesagt", "was held"); aligners, which see "a" and
-   "has" together everywhere, link it to an auxiliary, copula or "have" of
-   another clause ("thought a battery fault was to blame" → "a pensé": "was"
+5. **Auxiliaries of another verb.** A target auxiliary or separable particle
+   belongs to its verb's form ("a pensé", "hat gesagt", "was held", "tauschte
+   … aus"); aligners, which see "a" and "has" together everywhere, link it to
+   an auxiliary, copula or "have" of another clause ("thought a battery fault was to blame" → "a pensé": "was"
    on "a"; "I have to ... , said" → "a constaté": "have" on "a"). Where the
    auxiliary's verb is linked, a link from a source word that is neither one
    of that verb's source words nor a function dependent of one (an auxiliary,
@@ -40,7 +40,15 @@ of what a function word attaches to. Four mends, each reading both parses:
    modal the source says with a verb: "have to congratulate" → "muss
    gratulieren") is dropped, and the auxiliary
    rejoins its verb by :mod:`checkpoints.extract.completion` when the source
-   verb carries tense.
+   verb carries tense (a particle always: "switched … cell" → "tauschte …
+   Hersteller aus", where "aus" was hung on "cell").
+6. **Stray shares.** An aligner spreads a word over a neighbour's
+   translation: "initially" → "d'abord" and also "sud-coréenne", the word of
+   "Korean"; "scrupulously" → "scrupuleusement" and "leur". A source word
+   with words of its own loses a link to a word that another source word also
+   holds and that lies apart from its own (not next to one), unless that word
+   is of its own part of speech or a dictionary confirms it ("growth" keeps
+   "croissance" that "profound" also holds).
 """
 
 from __future__ import annotations
@@ -48,6 +56,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from checkpoints.extract.completion import is_reflexive
+from checkpoints.extract.lexicon import Lexicon
 from checkpoints.model import Sentence, Token
 
 Link = tuple[int, int]
@@ -60,14 +69,19 @@ VERB_FORM_SOURCE_RELATIONS = frozenset({"aux", "cop", "compound", "advmod", "mar
 that depends on the verb ("said" ← "I have to ...") does not."""
 
 
-def relink(source: Sentence, reference: Sentence, links: set[Link]) -> tuple[set[Link], int]:
-    """The links after the five mends (module docstring), and how many links they changed."""
+def relink(
+    source: Sentence, reference: Sentence, links: set[Link], lexicon: Lexicon | None = None
+) -> tuple[set[Link], int]:
+    """The links after the six mends (module docstring), and how many links they changed.
+
+    ``lexicon`` confirms the links the sixth keeps (none without it)."""
     before = set(links)
     links = _stray_articles(source, reference, set(links))
     links = _possessive_markers(source, reference, links)
     links = _repeated_words(source, reference, links)
     links = _reflexive_clitics(source, reference, links)
     links = _auxiliaries_of_another_verb(source, reference, links)
+    links = _shared_outliers(source, reference, links, lexicon or Lexicon())
     return links, len(links ^ before)
 
 
@@ -229,12 +243,17 @@ def _reflexive_clitics(source: Sentence, reference: Sentence, links: set[Link]) 
 
 
 
+def _part_of_verb_form(token: Token) -> bool:
+    """An auxiliary (any ``aux`` subtype) or a separable particle: a word of its head verb's form."""
+    return token.deprel.split(":")[0] == "aux" or token.deprel == "compound:prt"
+
+
 def _auxiliaries_of_another_verb(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:
     words, translations = source.tokens, reference.tokens
     sources_of = _sources_of(links)
     for t, token in enumerate(translations):
         verb = token.head - 1
-        if token.deprel.split(":")[0] != "aux" or verb < 0 or t not in sources_of or not sources_of.get(verb):
+        if not _part_of_verb_form(token) or verb < 0 or t not in sources_of or not sources_of.get(verb):
             continue
         verb_sources = sources_of[verb]
         governors = {words[v].head - 1 for v in verb_sources}
@@ -242,5 +261,19 @@ def _auxiliaries_of_another_verb(source: Sentence, reference: Sentence, links: s
             word = words[s]
             helps = word.head - 1 in verb_sources and word.deprel.split(":")[0] in VERB_FORM_SOURCE_RELATIONS
             if not helps and s not in governors:
+                links.discard((s, t))
+    return links
+
+
+def _shared_outliers(source: Sentence, reference: Sentence, links: set[Link], lexicon: Lexicon) -> set[Link]:
+    words, translations = source.tokens, reference.tokens
+    targets_of, sources_of = _targets_of(links), _sources_of(links)
+    for s, targets in targets_of.items():
+        own = {t for t in targets if sources_of[t] == {s}}
+        if not own:
+            continue
+        for t in targets - own:
+            if (min(abs(t - o) for o in own) > 1 and translations[t].upos != words[s].upos
+                    and not lexicon.supports(words[s], translations[t])):
                 links.discard((s, t))
     return links

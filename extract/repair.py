@@ -103,7 +103,7 @@ def repair_alignment(
             sure |= {(i, b), (k, a)}
         sure -= {(i, a), (k, b)}
         counts.swapped += 1
-    mended, changed = relink(source, reference, links)
+    mended, changed = relink(source, reference, links, lexicon)
     counts.relinked += changed
     sure_sources = {s for s, _ in sure}
     sure = (sure & mended) | {(s, t) for s, t in mended - links if s in sure_sources}

@@ -203,6 +203,16 @@ def test_an_auxiliary_linked_to_another_clause_rejoins_its_verb() -> None:
     assert completed(en, fr, links, [24]) == ["a", "constaté"]
 
 
+def test_a_separable_particle_linked_to_another_word_rejoins_its_verb() -> None:
+    """en→de pair 31: "switched ... for a third-party power cell" → "tauschte ... gegen eine Batterie
+    von einem anderen Hersteller aus": "aus" hung on "cell" goes back to "tauschte"."""
+    en, de = pud("en", 31), pud("de", 31)
+    assert forms(en, [14, 24]) == ["switched", "cell"] and forms(de, [10, 16, 21]) == ["tauschte", "Batterie", "aus"]
+    links, _ = relink(en, de, {(14, 10), (24, 16), (24, 21)})
+    assert links == {(14, 10), (24, 16)}
+    assert completed(en, de, links, [14]) == ["tauschte", "aus"]
+
+
 def test_an_auxiliary_keeps_links_from_its_own_verbs_words() -> None:
     """What the same mend leaves: an auxiliary linked to its own verb's auxiliary (zh→en pair 961:
     了 of 建立 on "was" of "established"), to the modal the source says with a verb (en→de pair
@@ -215,6 +225,26 @@ def test_an_auxiliary_keeps_links_from_its_own_verbs_words() -> None:
     assert forms(en, [2, 4]) == ["have", "congratulate"] and forms(de, [2, 4]) == ["muss", "gratulieren"]
     assert relink(en, de, {(2, 2), (4, 4)})[0] == {(2, 2), (4, 4)}
     assert relink(en, de, {(2, 2)})[0] == {(2, 2)}
+
+
+def test_a_word_loses_a_stray_share_of_its_neighbours_translation() -> None:
+    """en→fr pair 31: "initially" → "d'abord", and also "sud-coréenne", which "Korean" holds: the
+    shared, distant link of another part of speech goes. Pair 590: "growth" keeps "croissance"
+    that "profound" also holds (a noun for a noun), and a shared word next to its own stays."""
+    en, fr = pud("en", 31), pud("fr", 31)
+    assert forms(en, [2, 4]) == ["Korean", "initially"] and forms(fr, [2, 4, 5]) == ["sud-coréenne", "d'", "abord"]
+    links, changed = relink(en, fr, {(2, 2), (4, 2), (4, 4), (4, 5)})
+    assert links == {(2, 2), (4, 4), (4, 5)} and changed == 1
+    assert relink(en, fr, {(2, 2), (4, 2)})[0] == {(2, 2), (4, 2)}  # nothing of its own: nothing to prefer
+    en, fr = pud("en", 590), pud("fr", 590)
+    assert forms(en, [14, 16]) == ["profound", "growth"] and forms(fr, [18, 19, 20]) == ["croissance", "économique", "dynamique"]
+    kept = {(14, 18), (16, 18), (16, 20)}
+    assert relink(en, fr, kept)[0] == kept
+    assert relink(en, fr, {(15, 19), (16, 19), (16, 20)})[0] == {(15, 19), (16, 19), (16, 20)}  # next to its own
+    crossed = {(16, 18), (14, 18), (14, 20)}  # "profound" → "dynamique" of its own, "croissance" shared and apart
+    assert relink(en, fr, crossed)[0] == {(16, 18), (14, 20)}
+    confirming = Lexicon({"profound": {"croissance"}})
+    assert relink(en, fr, crossed, confirming)[0] == crossed
 
 
 def test_cognates_confirm_a_crossed_adjective_and_noun_a_thin_dictionary_misses() -> None:
