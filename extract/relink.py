@@ -49,6 +49,11 @@ of what a function word attaches to. Four mends, each reading both parses:
    holds and that lies apart from its own (not next to one), unless that word
    is of its own part of speech or a dictionary confirms it ("growth" keeps
    "croissance" that "profound" also holds).
+7. **Names found whole.** A name that the reference spells the same way is
+   translated by that word; what the translator added around it is not its
+   translation ("Elliott" → "Bill Elliott", "George" → "George III"). Its
+   other links are dropped, and :mod:`checkpoints.extract.repair` does not
+   join the rest of the reference's name to it.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ from collections import defaultdict
 
 from checkpoints.extract.completion import is_reflexive
 from checkpoints.extract.lexicon import Lexicon
+from checkpoints.extract.wordmatch import same_word
 from checkpoints.model import Sentence, Token
 
 Link = tuple[int, int]
@@ -72,7 +78,7 @@ that depends on the verb ("said" ← "I have to ...") does not."""
 def relink(
     source: Sentence, reference: Sentence, links: set[Link], lexicon: Lexicon | None = None
 ) -> tuple[set[Link], int]:
-    """The links after the six mends (module docstring), and how many links they changed.
+    """The links after the seven mends (module docstring), and how many links they changed.
 
     ``lexicon`` confirms the links the sixth keeps (none without it)."""
     before = set(links)
@@ -82,6 +88,7 @@ def relink(
     links = _reflexive_clitics(source, reference, links)
     links = _auxiliaries_of_another_verb(source, reference, links)
     links = _shared_outliers(source, reference, links, lexicon or Lexicon())
+    links = _names_found_whole(source, reference, links)
     return links, len(links ^ before)
 
 
@@ -276,4 +283,15 @@ def _shared_outliers(source: Sentence, reference: Sentence, links: set[Link], le
             if (min(abs(t - o) for o in own) > 1 and translations[t].upos != words[s].upos
                     and not lexicon.supports(words[s], translations[t])):
                 links.discard((s, t))
+    return links
+
+
+def _names_found_whole(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:
+    words, translations = source.tokens, reference.tokens
+    for s, targets in _targets_of(links).items():
+        if words[s].upos != "PROPN" or len(targets) < 2:
+            continue
+        same = {t for t in targets if same_word(words[s], translations[t])}
+        if same:
+            links -= {(s, t) for t in targets - same}
     return links

@@ -23,14 +23,17 @@ embargo", "opted" → "se ha decantado"). Four repairs, in this order:
    other way round: English puts the adjective before the noun, Spanish
    mostly after, and an aligner with a monotone prior crosses them.
 3. **Syntactic mends** (:mod:`checkpoints.extract.relink`): stray
-   articles, possessive markers, repeated words and pronouns on reflexive
-   clitics, read from both parses.
+   articles, possessive markers, repeated words, pronouns on reflexive
+   clitics, auxiliaries and particles of another verb, stray shares of a
+   neighbour's translation and names found whole, read from both parses.
 4. **Fixed expressions.** A reference word the aligner left unlinked joins
    the source words of the word it is bound to by a UD relation that makes
    them one unit of meaning: the rest of a fixed expression (``fixed``, "Sin
    embargo"), of a name (``flat``), of a split word (``goeswith``), a verb's
    particle or pronominal clitic (``compound:prt``, ``expl:pv``, ``expl:pass``,
-   Spanish "se").
+   Spanish "se"). A name part does not join a word that spells its source
+   word's name as it is: the translator added it ("Bill" of "Bill Elliott"
+   for "Elliott").
 
 Only automatic alignments are repaired: alignment files the user gives are
 taken as they are.
@@ -43,6 +46,7 @@ from dataclasses import dataclass
 
 from checkpoints.extract.lexicon import Lexicon
 from checkpoints.extract.relink import relink
+from checkpoints.extract.wordmatch import same_word
 from checkpoints.model import Alignment, Sentence
 
 FUNCTION_UPOS = frozenset({"DET", "ADP", "PRON", "AUX", "CCONJ", "SCONJ", "PART", "PUNCT"})
@@ -108,7 +112,7 @@ def repair_alignment(
     sure_sources = {s for s, _ in sure}
     sure = (sure & mended) | {(s, t) for s, t in mended - links if s in sure_sources}
     links = mended
-    bound = _bound_links(reference, links)
+    bound = _bound_links(source, reference, links)
     counts.bound += len(bound)
     sure |= {(s, t) for s, t, base in bound if base in sure}
     links |= {(s, t) for s, t, _ in bound}
@@ -174,7 +178,7 @@ def _crossed_classes(
     return swaps
 
 
-def _bound_links(reference: Sentence, links: set[Link]) -> list[tuple[int, int, Link]]:
+def _bound_links(source: Sentence, reference: Sentence, links: set[Link]) -> list[tuple[int, int, Link]]:
     """``(source, target, the link it extends)`` for every unlinked reference word bound to a linked one."""
     sources_of: dict[int, list[int]] = {}
     for s, t in links:
@@ -191,7 +195,10 @@ def _bound_links(reference: Sentence, links: set[Link]) -> list[tuple[int, int, 
             pairs: Sequence[tuple[int, int]] = ()
             if j not in sources_of and head in sources_of:
                 pairs = [(j, head)]
-            elif head not in sources_of and j in sources_of and relation in WHOLE_RELATIONS:
+            elif (
+                head not in sources_of and j in sources_of and relation in WHOLE_RELATIONS
+                and not all(same_word(source.tokens[s], token) for s in sources_of[j])
+            ):
                 pairs = [(head, j)]
             for new, base in pairs:
                 for s in sorted(sources_of[base]):

@@ -247,6 +247,24 @@ def test_a_word_loses_a_stray_share_of_its_neighbours_translation() -> None:
     assert relink(en, fr, crossed, confirming)[0] == crossed
 
 
+def test_a_name_found_whole_keeps_no_added_name_part() -> None:
+    """en→fr pair 689: "Elliott" → "Bill Elliott"; pair 681: "George" → "George III". The name the
+    reference spells the same way translates it; what the translator added stays out, whether the
+    aligner linked it or the repair would join it as the rest of a ``flat`` name."""
+    en, fr = pud("en", 689), pud("fr", 689)
+    assert forms(en, [0]) == ["Elliott"] and forms(fr, [0, 1]) == ["Bill", "Elliott"]
+    assert relink(en, fr, {(0, 0), (0, 1), (2, 3)})[0] == {(0, 1), (2, 3)}
+    repaired = repair_alignment(en, fr, Alignment(frozenset({(0, 1), (2, 3)})), Lexicon(), RepairCounts())
+    assert (0, 0) not in repaired.links and (0, 1) in repaired.links
+    en, fr = pud("en", 681), pud("fr", 681)
+    assert forms(en, [0]) == ["George"] and forms(fr, [0, 1]) == ["George", "III"]
+    assert relink(en, fr, {(0, 0), (0, 1)})[0] == {(0, 0)}
+    # a name the reference spells otherwise keeps every link: 希斯帕尼亞 is not spelt "Hispania"
+    zh, en = pud("zh", 559), pud("en", 559)
+    assert forms(zh, [6]) == ["希斯帕尼亞"] and forms(en, [4, 7]) == ["Hispania", "newcomers"]
+    assert relink(zh, en, {(6, 4), (6, 7)})[0] == {(6, 4), (6, 7)}
+
+
 def test_cognates_confirm_a_crossed_adjective_and_noun_a_thin_dictionary_misses() -> None:
     """en→fr pair 960: "many prehistoric artifacts" → "de nombreux artefacts préhistoriques", linked
     crosswise (artifacts–préhistoriques); FreeDict eng-fra knows neither word, but both are spelt
