@@ -46,9 +46,8 @@ of what a function word attaches to. Four mends, each reading both parses:
    translation: "initially" → "d'abord" and also "sud-coréenne", the word of
    "Korean"; "scrupulously" → "scrupuleusement" and "leur". A source word
    with words of its own loses a link to a word that another source word also
-   holds and that lies apart from its own (not next to one), unless that word
-   is of its own part of speech or a dictionary confirms it ("growth" keeps
-   "croissance" that "profound" also holds).
+   holds, unless that word is of its own part of speech or a dictionary
+   confirms it ("growth" keeps "croissance" that "profound" also holds).
 7. **Names found whole.** A name that the reference spells the same way is
    translated by that word; what the translator added around it is not its
    translation ("Elliott" → "Bill Elliott", "George" → "George III"). Its
@@ -280,7 +279,7 @@ def _shared_outliers(source: Sentence, reference: Sentence, links: set[Link], le
         if not own:
             continue
         for t in targets - own:
-            if (min(abs(t - o) for o in own) > 1 and translations[t].upos != words[s].upos
+            if (translations[t].upos != words[s].upos
                     and not lexicon.supports(words[s], translations[t])):
                 links.discard((s, t))
     return links

@@ -230,7 +230,8 @@ def test_an_auxiliary_keeps_links_from_its_own_verbs_words() -> None:
 def test_a_word_loses_a_stray_share_of_its_neighbours_translation() -> None:
     """en→fr pair 31: "initially" → "d'abord", and also "sud-coréenne", which "Korean" holds: the
     shared, distant link of another part of speech goes. Pair 590: "growth" keeps "croissance"
-    that "profound" also holds (a noun for a noun), and a shared word next to its own stays."""
+    that "profound" also holds (a noun for a noun), and loses "économique" of "economic" even
+    next to its own word."""
     en, fr = pud("en", 31), pud("fr", 31)
     assert forms(en, [2, 4]) == ["Korean", "initially"] and forms(fr, [2, 4, 5]) == ["sud-coréenne", "d'", "abord"]
     links, changed = relink(en, fr, {(2, 2), (4, 2), (4, 4), (4, 5)})
@@ -240,7 +241,7 @@ def test_a_word_loses_a_stray_share_of_its_neighbours_translation() -> None:
     assert forms(en, [14, 16]) == ["profound", "growth"] and forms(fr, [18, 19, 20]) == ["croissance", "économique", "dynamique"]
     kept = {(14, 18), (16, 18), (16, 20)}
     assert relink(en, fr, kept)[0] == kept
-    assert relink(en, fr, {(15, 19), (16, 19), (16, 20)})[0] == {(15, 19), (16, 19), (16, 20)}  # next to its own
+    assert relink(en, fr, {(15, 19), (16, 19), (16, 20)})[0] == {(15, 19), (16, 20)}  # next to its own, yet another's
     crossed = {(16, 18), (14, 18), (14, 20)}  # "profound" → "dynamique" of its own, "croissance" shared and apart
     assert relink(en, fr, crossed)[0] == {(16, 18), (14, 20)}
     confirming = Lexicon({"profound": {"croissance"}})
