@@ -2,7 +2,7 @@
 
 An aligner that learns from word co-occurrence links a word to the right
 *kind* of word but often to the wrong *instance* of it, and it has no notion
-of what a function word attaches to. Four mends, each reading both parses:
+of what a function word attaches to. Seven mends, each reading both parses:
 
 1. **Stray articles.** An article translates a determiner, a demonstrative
    or possessive, or the numeral "one" (and, German "des", the preposition
@@ -31,17 +31,17 @@ of what a function word attaches to. Four mends, each reading both parses:
 5. **Auxiliaries of another verb.** A target auxiliary or separable particle
    belongs to its verb's form ("a pensé", "hat gesagt", "was held", "tauschte
    … aus"); aligners, which see "a" and "has" together everywhere, link it to
-   an auxiliary, copula or "have" of another clause ("thought a battery fault was to blame" → "a pensé": "was"
-   on "a"; "I have to ... , said" → "a constaté": "have" on "a"). Where the
-   auxiliary's verb is linked, a link from a source word that is neither one
-   of that verb's source words nor a function dependent of one (an auxiliary,
-   copula, particle, adverb or marker of the same verb: "has said", 被, 了,
-   已經; not a clause the verb governs) nor the word that governs them (a
-   modal the source says with a verb: "have to congratulate" → "muss
-   gratulieren") is dropped, and the auxiliary
-   rejoins its verb by :mod:`checkpoints.extract.completion` when the source
-   verb carries tense (a particle always: "switched … cell" → "tauschte …
-   Hersteller aus", where "aus" was hung on "cell").
+   an auxiliary, copula or "have" of another clause ("thought a battery fault
+   was to blame" → "a pensé": "was" on "a"; "I have to ... , said" → "a
+   constaté": "have" on "a"). Where the auxiliary's verb is linked, a link
+   from a source word that is neither one of that verb's source words nor a
+   function dependent of one (an auxiliary, copula, particle, adverb or
+   marker of the same verb: "has said", 被, 了, 已經; not a clause the verb
+   governs) nor the word that governs them (a modal the source says with a
+   verb: "have to congratulate" → "muss gratulieren") is dropped, and the
+   auxiliary rejoins its verb by :mod:`checkpoints.extract.completion` when
+   the source verb carries tense (a particle always: "switched … cell" →
+   "tauschte … Hersteller aus", where "aus" was hung on "cell").
 6. **Stray shares.** An aligner spreads a word over a neighbour's
    translation: "initially" → "d'abord" and also "sud-coréenne", the word of
    "Korean"; "scrupulously" → "scrupuleusement" and "leur". A source word
@@ -79,7 +79,8 @@ def relink(
 ) -> tuple[set[Link], int]:
     """The links after the seven mends (module docstring), and how many links they changed.
 
-    ``lexicon`` confirms the links the sixth keeps (none without it)."""
+    ``lexicon`` confirms the links the sixth keeps (without one, only identical words and
+    cognates confirm)."""
     before = set(links)
     links = _stray_articles(source, reference, set(links))
     links = _possessive_markers(source, reference, links)
@@ -246,7 +247,6 @@ def _reflexive_clitics(source: Sentence, reference: Sentence, links: set[Link]) 
         if free:
             links.add((s, min(free, key=lambda k: abs(k - t))))
     return links
-
 
 
 def _part_of_verb_form(token: Token) -> bool:
