@@ -107,7 +107,8 @@ def evaluate_systems(
         scorer = CheckpointScorer(
             suite, tokenize=tokenize, match=match, categories=categories, max_order=max_order, alternatives=alternatives
         )
-        if not adopt_kept_index(session, scorer) and engine is not None and engine.name != "local":
+        suite_id = find_suite(session, suite.name).id
+        if not adopt_kept_index(session, suite_id, scorer) and engine is not None and engine.name != "local":
             scorer.compile()  # once, here: the workers receive it, and the store keeps it
         # the BLEU row needs none of the matching: a second CPU computes it meanwhile
         with in_background(lambda: {name: scorer.bleu(lines) for name, lines in outputs.items()}) as bleu_row:
@@ -117,7 +118,7 @@ def evaluate_systems(
         evaluation = Evaluation(suite, scorer, scores, reports, bleu, run_signature(suite, scorer), warnings=warnings)
         options = RunOptions.of_scorer(scorer, categories, {name: str(path) for name, path in systems})
         store_evaluation(session, evaluation, outputs, options.to_json())
-        keep_compiled_index(session, scorer)
+        keep_compiled_index(session, suite_id, scorer)
     return evaluation
 
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from checkpoints.db.kept_index import keep_index, read_kept_index
-from checkpoints.db.repo import find_suite
 from checkpoints.evaluate.scoring import INDEX_FORMAT, CheckpointScorer
 
 
-def adopt_kept_index(session: Session, scorer: CheckpointScorer) -> bool:
-    """Give ``scorer`` the index the store keeps for its suite and options; whether there was one."""
-    payload = read_kept_index(session, find_suite(session, scorer.suite.name).id, scorer.index_key)
+def adopt_kept_index(session: Session, suite_id: int, scorer: CheckpointScorer) -> bool:
+    """Give ``scorer`` the index the store keeps for its suite (row ``suite_id``) and options;
+    whether there was one."""
+    payload = read_kept_index(session, suite_id, scorer.index_key)
     if payload is None:
         return False
     try:
@@ -29,8 +29,7 @@ def adopt_kept_index(session: Session, scorer: CheckpointScorer) -> bool:
     return True
 
 
-def keep_compiled_index(session: Session, scorer: CheckpointScorer) -> None:
+def keep_compiled_index(session: Session, suite_id: int, scorer: CheckpointScorer) -> None:
     """Keep the scorer's compiled index for the next evaluation (nothing when it was adopted)."""
-    if scorer.index_adopted:
-        return
-    keep_index(session, find_suite(session, scorer.suite.name).id, scorer.index_key, INDEX_FORMAT, scorer.kept_index())
+    if not scorer.index_adopted:
+        keep_index(session, suite_id, scorer.index_key, INDEX_FORMAT, scorer.kept_index())

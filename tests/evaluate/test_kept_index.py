@@ -181,10 +181,11 @@ def test_a_read_only_store_adopts_what_is_kept(tmp_path: Path) -> None:
     evaluate_systems(db, _systems(db, tmp_path))
     engine = open_engine(db, create=False)
     with transaction(engine) as session:
+        suite_id = find_suite(session).id
         scorer = CheckpointScorer(load_suite(session))
-        assert adopt_kept_index(session, scorer) and scorer.index_adopted
+        assert adopt_kept_index(session, suite_id, scorer) and scorer.index_adopted
         unkept = CheckpointScorer(load_suite(session), tokenize="intl")
-        assert not adopt_kept_index(session, unkept)
+        assert not adopt_kept_index(session, suite_id, unkept)
     engine.dispose()
 
 
