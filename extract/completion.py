@@ -25,7 +25,10 @@ that word is in (:meth:`Completion.complete`):
   directly follows a linked word attaches to it when that word translates a
   source preposition and governs the nominal ("cerca de la frontera" for
   "near the border": a complex preposition), or when a dictionary translation
-  of the source word has the two together ("assister à" for "attend");
+  of the source word has the two together ("assister à" for "attend"); and a
+  preposition that introduces a verb's complement attaches to the verb where
+  the source says that complement bare, as its object ("attending the
+  funeral" → "asistió a el funeral", 導致 X → "resulted in X");
 * **inside one word's translation**: the words between two words linked to
   the same single source word, and to nothing else, attach to them, when
   they are one word ("comic book artist" for 漫畫家) or function words only
@@ -41,8 +44,8 @@ data". Also left out: copulas, and tense auxiliaries where the source word
 carries no tense of its own (a Chinese verb: "accepted" for 接受, not "had
 accepted": 14 of 15 such English auxiliaries are unlinked in the zh→en gold,
 where every passive one joins its verb), a preposition joining two nouns,
-and a verb's preposition that no dictionary confirms (Spanish marks a
-personal object with "a": "felicitar a Andy" for "congratulate Andy"). A
+and the preposition of a name or pronoun object (Spanish marks a personal
+object with "a": "felicitar a Andy" for "congratulate Andy"). A
 word linked to anything, however wrongly, is never attached: it translates
 something, so where that lies outside a check-point's words it is a gap
 (``*``) there.
@@ -94,6 +97,8 @@ class Completion:
             anchor = _verb_form_head(source.tokens, tokens, j, sources_of)
             if anchor is None:
                 anchor = _governor(source.tokens, tokens, j, sources_of, lexicon)
+            if anchor is None:
+                anchor = _verb_case(source.tokens, tokens, j, sources_of)
             if anchor is None:
                 anchor = _inside_one_translation(tokens, j, sources_of)
             if anchor is not None:
@@ -156,6 +161,55 @@ def _governor(
             if not pairs.isdisjoint(pairwise(translation.split())):
                 return before
     return None
+
+
+COMPLEMENT_RELATIONS = frozenset({"obj", "iobj", "xcomp"})
+"""Source relations of a verb's complement that may be bare ("attended the funeral")."""
+
+OBLIQUE_RELATIONS = frozenset({"obl", "obj", "iobj", "xcomp"})
+"""Target relations of a verb's complement that a preposition may introduce ("asistió a el funeral")."""
+
+MARKED_OBJECT_UPOS = frozenset({"PROPN", "PRON"})
+"""Objects a language marks with a preposition for being a person or definite, not because the verb
+asks for one (Spanish "felicitar a Andy", "no conocía a nadie")."""
+
+
+def _verb_case(
+    source: Sequence[Token], tokens: Sequence[Token], j: int, sources_of: dict[int, set[int]]
+) -> int | None:
+    """The verb whose complement an unlinked preposition introduces, where the source says that
+    complement bare: the target verb asks for the preposition ("attending the funeral" → "asistió a
+    el funeral", "has become the target" → "se han convertido en el blanco", 導致 X → "resulted in
+    X"), so it translates the verb. Not where the source complement has a preposition or marker of
+    its own (an oblique, "in the vernacular"; a clause, 因為 …; a place, … 里): that one is what the
+    target's translates, even if the aligner missed it. Nor before a name or pronoun (a marked
+    object), nor before a predicative adjective: "considered proper" → "consideradas como
+    apropiadas", where "como" marks the predication, not the verb's object."""
+    token = tokens[j]
+    if token.upos != "ADP" or token.deprel.split(":")[0] != "case":
+        return None
+    complement = token.head - 1
+    if complement < 0 or complement not in sources_of or tokens[complement].upos in MARKED_OBJECT_UPOS:
+        return None
+    verb = tokens[complement].head - 1
+    if (
+        verb < 0 or verb not in sources_of or tokens[verb].upos != "VERB"
+        or tokens[complement].deprel.split(":")[0] not in OBLIQUE_RELATIONS
+    ):
+        return None
+    verb_sources = sources_of[verb]
+    for s in sources_of[complement]:
+        word = source[s]
+        if (
+            word.head - 1 in verb_sources and word.deprel.split(":")[0] in COMPLEMENT_RELATIONS
+            and word.upos != "ADJ" and not any(_marks(other, s) for other in source)
+        ):
+            return verb
+    return None
+
+
+def _marks(word: Token, head: int) -> bool:
+    return word.head - 1 == head and word.deprel.split(":")[0] in ("case", "mark")
 
 
 def _inside_one_translation(tokens: Sequence[Token], j: int, sources_of: dict[int, set[int]]) -> int | None:

@@ -98,19 +98,49 @@ def test_complex_preposition_takes_its_de() -> None:
     assert completed(en, fr, {(32, 31), (34, 34)}, [32]) == ["au-dessus", "de"]
 
 
-def test_governed_preposition_of_a_verb_needs_the_dictionary() -> None:
-    """en→fr pair 689: "attending his father's funeral" → "a assisté aux funérailles": the dictionary's
-    "assister à" says "à" belongs to the verb. Without it, a preposition after a verb stays out: en→es
-    pair 351 "congratulate Andy" → "felicitar a Andy" (the personal "a", unlinked in the gold)."""
+def test_governed_preposition_of_a_verb_joins_it_where_the_source_complement_is_bare() -> None:
+    """en→fr pair 689: "attending his father's funeral" → "a assisté aux funérailles": "funeral" is a
+    bare object, so "à" is the French verb's own and joins it; en→es pair 317 "has become the new soft
+    target" → "se han convertido en el nuevo blanco fácil" (the gold links "en" to "become"); zh→en
+    pair 480: 導致 問題的激增 → "resulted in massive increases in problems"."""
     en, fr = pud("en", 689), pud("fr", 689)
     assert forms(fr, [2, 3, 4]) == ["a", "assisté", "à"]
-    links = {(2, 3), (6, 6)}
-    assert completed(en, fr, links, [2]) == ["a", "assisté"]
+    assert completed(en, fr, {(2, 3), (6, 6)}, [2]) == ["a", "assisté", "à"]
+    assert completed(en, fr, {(2, 3), (6, 6)}, [6]) == ["funérailles"]
+    en, es = pud("en", 317), pud("es", 317)
+    assert completed(en, es, {(9, 12), (1, 11), (13, 16)}, [1, 9]) == ["se", "han", "convertido", "en"]
+    zh, en = pud("zh", 480), pud("en", 480)
+    assert completed(zh, en, {(5, 8), (9, 11)}, [5]) == ["resulted", "in"]
+
+
+def test_governed_preposition_of_a_verb_otherwise_needs_the_dictionary() -> None:
+    """Without the complement's link the source cannot say the complement is bare: en→fr pair 689's
+    "à" then joins "assisté" only where a dictionary translation ("assister à") has the two together."""
+    en, fr = pud("en", 689), pud("fr", 689)
+    assert completed(en, fr, {(2, 3)}, [2]) == ["a", "assisté"]
     dictionary = Lexicon()
     dictionary.add("attend", "assister à")
-    assert completed(en, fr, links, [2], dictionary) == ["a", "assisté", "à"]
+    assert completed(en, fr, {(2, 3)}, [2], dictionary) == ["a", "assisté", "à"]
+
+
+def test_marked_objects_predicates_and_prepositions_of_the_source_stay_out() -> None:
+    """A preposition before a name or pronoun marks a person as object: en→es pair 351 "congratulate
+    Andy" → "felicitar a Andy" ("a" unlinked in the gold). One before a predicative adjective marks the
+    predication: pair 531 "considered proper" → "consideradas como las apropiadas". And where the
+    source complement has a preposition of its own, that is what the target's translates, linked or
+    not: pair 317 "become, in the vernacular of terror, ..." → "En la lengua vernácula ... se han
+    convertido": "En" is "in", not part of "convertido"; zh→en pair 833 存在 智能手機 里 → "saved on
+    your smartphone": "on" is 里's."""
     en, es = pud("en", 351), pud("es", 351)
     assert completed(en, es, {(4, 2), (5, 4)}, [4]) == ["felicitar"]
+    en, es = pud("en", 531), pud("es", 531)
+    assert completed(en, es, {(20, 24), (21, 27)}, [20]) == ["consideradas"]
+    en, es = pud("en", 317), pud("es", 317)
+    assert forms(es, [0, 2]) == ["En", "lengua"]
+    assert completed(en, es, {(9, 12), (5, 2)}, [9]) == ["se", "han", "convertido"]
+    zh, en = pud("zh", 833), pud("en", 833)
+    assert forms(zh, [9, 11, 12]) == ["存在", "手機", "里"] and forms(en, [7, 8, 10]) == ["saved", "on", "smartphone"]
+    assert completed(zh, en, {(9, 7), (11, 10)}, [9]) == ["be", "saved"]
 
 
 def test_preposition_between_two_nouns_stays_out() -> None:
