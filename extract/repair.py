@@ -25,7 +25,8 @@ embargo", "opted" → "se ha decantado"). Four repairs, in this order:
 3. **Syntactic mends** (:mod:`checkpoints.extract.relink`): stray
    articles, possessive markers, repeated words, pronouns on reflexive
    clitics, auxiliaries and particles of another verb, stray shares of a
-   neighbour's translation and names found whole, read from both parses.
+   neighbour's translation, names found whole, auxiliaries for auxiliaries
+   and links across punctuation, read from both parses.
 4. **Fixed expressions.** A reference word the aligner left unlinked joins
    the source words of the word it is bound to by a UD relation that makes
    them one unit of meaning: the rest of a fixed expression (``fixed``, "Sin

@@ -233,6 +233,38 @@ def test_an_auxiliary_linked_to_another_clause_rejoins_its_verb() -> None:
     assert completed(en, fr, links, [24]) == ["a", "constaté"]
 
 
+def test_an_unlinked_auxiliary_translates_the_source_verbs_own_auxiliary() -> None:
+    """zh→en pair 961: 建立 了 → "was established": the gold links "was" to the aspect marker 了, so
+    the Verb check-point 建立 is "established", not "was established". Pair 47: 已經 使用 了 → "had
+    been used" with "had" on 已經: the passive "been" does not take 了, a tense marker, beside a tense
+    auxiliary of its own; it joins its verb."""
+    zh, en = pud("zh", 961), pud("en", 961)
+    assert forms(zh, [2, 3]) == ["建立", "了"] and forms(en, [7, 9]) == ["was", "established"]
+    links, changed = relink(zh, en, {(2, 9)})
+    assert links == {(2, 9), (3, 7)} and changed == 1
+    assert completed(zh, en, links, [2]) == ["established"]
+    assert completed(zh, en, links, [2, 3]) == ["was", "established"]
+    zh, en = pud("zh", 47), pud("en", 47)
+    assert forms(zh, [3, 4, 5]) == ["已經", "使用", "了"] and forms(en, [7, 8, 9]) == ["had", "been", "used"]
+    links, changed = relink(zh, en, {(4, 9), (3, 7)})
+    assert changed == 0
+    assert completed(zh, en, links, [4]) == ["been", "used"]
+
+
+def test_punctuation_translates_punctuation_only() -> None:
+    """zh→en pair 590: an aligner hangs the comma before 帶來 on "routes"; pair 238: 迷惑 、 威懾 →
+    "confuse and deter", where the list comma is the conjunction and keeps its link. The hyphen of
+    "booby - traps" is no translation of 陷阱."""
+    zh, en = pud("zh", 590), pud("en", 590)
+    assert forms(zh, [17, 18]) == ["通道", "，"] and forms(en, [20]) == ["routes"]
+    links, changed = relink(zh, en, {(17, 20), (18, 20)})
+    assert links == {(17, 20)} and changed == 1
+    zh, en = pud("zh", 238), pud("en", 238)
+    assert forms(zh, [6, 9]) == ["陷阱", "、"] and forms(en, [7, 8, 11]) == ["-", "traps", "and"]
+    links, _ = relink(zh, en, {(6, 7), (6, 8), (9, 11)})
+    assert links == {(6, 8), (9, 11)}
+
+
 def test_a_separable_particle_linked_to_another_word_rejoins_its_verb() -> None:
     """en→de pair 31: "switched ... for a third-party power cell" → "tauschte ... gegen eine Batterie
     von einem anderen Hersteller aus": "aus" hung on "cell" goes back to "tauschte"."""
@@ -250,7 +282,8 @@ def test_an_auxiliary_keeps_links_from_its_own_verbs_words() -> None:
     zh, en = pud("zh", 961), pud("en", 961)
     assert forms(zh, [2, 3]) == ["建立", "了"] and forms(en, [7, 9]) == ["was", "established"]
     assert relink(zh, en, {(2, 9), (3, 7)})[0] == {(2, 9), (3, 7)}
-    assert relink(zh, en, {(2, 9), (0, 7)})[0] == {(2, 9)}  # 接 ("then") heads its own clause
+    # 接 ("then") heads its own clause: its link goes, and "was" takes 建立's own 了 (the next mend)
+    assert relink(zh, en, {(2, 9), (0, 7)})[0] == {(2, 9), (3, 7)}
     en, de = pud("en", 351), pud("de", 351)
     assert forms(en, [2, 4]) == ["have", "congratulate"] and forms(de, [2, 4]) == ["muss", "gratulieren"]
     assert relink(en, de, {(2, 2), (4, 4)})[0] == {(2, 2), (4, 4)}
@@ -284,7 +317,7 @@ def test_a_name_found_whole_keeps_no_added_name_part() -> None:
     aligner linked it or the repair would join it as the rest of a ``flat`` name."""
     en, fr = pud("en", 689), pud("fr", 689)
     assert forms(en, [0]) == ["Elliott"] and forms(fr, [0, 1]) == ["Bill", "Elliott"]
-    assert relink(en, fr, {(0, 0), (0, 1), (2, 3)})[0] == {(0, 1), (2, 3)}
+    assert {t for s, t in relink(en, fr, {(0, 0), (0, 1), (2, 3)})[0] if s == 0} == {1}
     repaired = repair_alignment(en, fr, Alignment(frozenset({(0, 1), (2, 3)})), Lexicon(), RepairCounts())
     assert (0, 0) not in repaired.links and (0, 1) in repaired.links
     en, fr = pud("en", 681), pud("fr", 681)
