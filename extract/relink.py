@@ -55,10 +55,10 @@ of what a function word attaches to. Nine mends, each reading both parses:
    join the rest of the reference's name to it.
 8. **Auxiliaries for auxiliaries.** A target auxiliary the aligner left
    unlinked translates an unlinked auxiliary of its verb's source word where
-   there is one: the aspect marker 了 of 建立 了 is "was" of "was established",
-   "has" of "has given" is "ha" of "ha dado" (in the gold, 14 of the 18 English
-   auxiliaries whose Chinese verb has auxiliaries link to one of them, 14 of 15
-   Spanish ones). Where the verb has both a tense and a passive auxiliary
+   there is one: the aspect marker 了 of 建立 了 is "was" of "was established"
+   (in the gold, 14 of the 18 English auxiliaries whose Chinese verb has
+   auxiliaries link to one of them; 14 of the 15 Spanish ones whose English
+   verb has auxiliaries). Where the verb has both a tense and a passive auxiliary
    ("had been used"), each takes only a marker of its own kind (被 for the
    passive); one left over joins its verb by
    :mod:`checkpoints.extract.completion`.
