@@ -266,9 +266,14 @@ def _reflexive_clitics(source: Sentence, reference: Sentence, links: set[Link]) 
     return links
 
 
+def _is_auxiliary(token: Token) -> bool:
+    """An auxiliary of any ``aux`` subtype (``aux:pass``, ``aux:tense``, ...)."""
+    return token.deprel.split(":")[0] == "aux"
+
+
 def _part_of_verb_form(token: Token) -> bool:
-    """An auxiliary (any ``aux`` subtype) or a separable particle: a word of its head verb's form."""
-    return token.deprel.split(":")[0] == "aux" or token.deprel == "compound:prt"
+    """An auxiliary or a separable particle: a word of its head verb's form."""
+    return _is_auxiliary(token) or token.deprel == "compound:prt"
 
 
 def _auxiliaries_of_another_verb(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:
@@ -311,10 +316,6 @@ def _names_found_whole(source: Sentence, reference: Sentence, links: set[Link]) 
         if same:
             links -= {(s, t) for t in targets - same}
     return links
-
-
-def _is_auxiliary(token: Token) -> bool:
-    return token.deprel.split(":")[0] == "aux"
 
 
 def _auxiliaries_for_auxiliaries(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:
