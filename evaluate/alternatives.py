@@ -147,9 +147,10 @@ class Alternatives:
 def alternative_for(suite: SuiteData, checkpoint: CheckPoint, translation: str, tokenize: str) -> Alternative:
     """The alternative that matches one check-point in one translation (``show``'s drill-down)
     when its references alone leave it missed; :attr:`Alternative.NONE` otherwise."""
+    from checkpoints.contractions import splitting_tokenizer
     from checkpoints.tokenizers import get_tokenizer
 
-    words = get_tokenizer(tokenize)
+    words = splitting_tokenizer(get_tokenizer(tokenize), suite.target_lang)
     pair = next(pair for pair in suite.pairs if pair.id == checkpoint.pair_id)
     alternatives = Alternatives(suite, [checkpoint], words, {pair.id: pair})
     found = alternatives.match(np.ones(1, dtype=bool), np.zeros(1, dtype=np.int64), [words(translation)])

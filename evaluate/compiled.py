@@ -11,6 +11,7 @@ from itertools import chain, pairwise
 
 import numpy as np
 
+from checkpoints.contractions import splitting_tokenizer
 from checkpoints.evaluate.matching import reference_parts
 from checkpoints.tokenizers import get_tokenizer
 
@@ -109,12 +110,14 @@ class TextEncoder:
     and grows as new texts bring new words, so ids stay valid across calls: a
     suite's references and every system output share one numbering. Matching
     and BLEU both count words, so everything after this step is integer
-    arithmetic on arrays.
+    arithmetic on arrays. With a ``language``, contractions of that language
+    become their words (:mod:`checkpoints.contractions`), as check-point
+    matching wants and BLEU does not.
     """
 
-    def __init__(self, tokenize: str) -> None:
+    def __init__(self, tokenize: str, language: str | None = None) -> None:
         self.tokenize = tokenize
-        self._tokenizer = get_tokenizer(tokenize)
+        self._tokenizer = splitting_tokenizer(get_tokenizer(tokenize), language)
         self.chunkwise = tokenize in CHUNKWISE_TOKENIZERS
         self._batched = self.chunkwise and self._tokenizer(f"a {_SEPARATOR} b") == ["a", _SEPARATOR, "b"]
         self.vocabulary: dict[str, int] = {}

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from checkpoints.contractions import splitting_tokenizer
 from checkpoints.evaluate.matching import (
     DEFAULT_MAX_ORDER,
     MatchMode,
@@ -120,7 +121,7 @@ def _reference_ngrams(
     The HTML report explains every check-point against every system in turn,
     so the same references come back once per system.
     """
-    original = reference_match_tokens(list(tokens), get_tokenizer(tokenize))
+    original = reference_match_tokens(list(tokens), splitting_tokenizer(get_tokenizer(tokenize), language))
     normalised = normalize_tokens(original, normalizer(match, language))
     shown = reference_ngram_list(original, max_order)
     keys = reference_ngram_list(normalised, max_order)
@@ -184,7 +185,7 @@ def _candidate(
     translation one after another (``show --category``, the HTML report), so
     the last few are kept; the cache is small and holds single sentences.
     """
-    tokens = candidate_match_tokens(translation, get_tokenizer(tokenize))
+    tokens = candidate_match_tokens(translation, splitting_tokenizer(get_tokenizer(tokenize), language))
     normalize = normalizer(match, language)
     candidate = tuple(normalize(word) for word in tokens)
     contiguous = Counter(

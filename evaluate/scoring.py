@@ -42,6 +42,8 @@ from itertools import compress, repeat
 import numpy as np
 
 from checkpoints import __version__
+from checkpoints.contractions import TABLE_VERSION as CONTRACTIONS_VERSION
+from checkpoints.contractions import splits_contractions
 from checkpoints.errors import CorpusMismatch, SuiteError
 from checkpoints.evaluate.alternatives import Alternatives
 from checkpoints.evaluate.bleu_row import BleuReferences
@@ -83,7 +85,7 @@ from checkpoints.model import GAP, CheckPoint, Level, SuiteData
 from checkpoints.signature import Signature
 from checkpoints.tokenizers import bleu_tokenizer, default_match_tokenizer
 
-INDEX_FORMAT = f"reference-index-v1/{__version__}"
+INDEX_FORMAT = f"reference-index-v1/{__version__}/contractions-{CONTRACTIONS_VERSION}"
 """Changes whenever :meth:`ReferenceIndex.to_arrays` or the compilation changes meaning (and with
 every release, so a kept index never outlives the code that compiled it)."""
 
@@ -114,7 +116,7 @@ class CheckpointScorer:
         self.suite = suite
         self.max_order = max_order
         self.tokenize = tokenize or default_match_tokenizer(suite.target_lang)
-        self._encoder = TextEncoder(self.tokenize)
+        self._encoder = TextEncoder(self.tokenize, suite.target_lang)  # splits contractions: "im" → "in dem"
         self.match = match_mode(match)
         self._normalize = normalizer(self.match, suite.target_lang)
         self._columns = suite_columns(suite)
@@ -126,7 +128,8 @@ class CheckpointScorer:
         self.index_adopted = False
         """Whether the index came from :meth:`adopt_index` rather than :meth:`compile`."""
         self._candidate_cache: dict[int, tuple[list[str], np.ndarray, np.ndarray]] = {}
-        self._bleu_encoder = self._encoder if self.bleu_tokenize == self.tokenize else TextEncoder(self.bleu_tokenize)
+        shares = self.bleu_tokenize == self.tokenize and not splits_contractions(suite.target_lang)
+        self._bleu_encoder = self._encoder if shares else TextEncoder(self.bleu_tokenize)
         self._bleu_references: BleuReferences | None = None
         self.alternatives = alternatives
         self._alternatives: Alternatives | None = None

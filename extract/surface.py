@@ -7,7 +7,10 @@ text, where those words only exist as "del" and "zum". A reference stored as
 So a reference is written from the reference sentence's surface tokens:
 
 * a multi-word token is taken whole as soon as any of its words is
-  referenced ("of the bank" aligned to "de el banco" gives "del banco");
+  referenced ("of the bank" aligned to "de el banco" gives "del banco"),
+  except a contraction that matching splits (:mod:`checkpoints.contractions`):
+  it gives only its referenced words, so that "in" aligned to the "in" of
+  German "im" gives "in", not the article with it;
 * surface tokens written without a space between them ("Clinton" + "'s",
   "do" + "n't", "1990" + ".") are kept as they are written when both are
   referenced ("Clinton's"), and a referenced token pulls in its glued
@@ -28,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from checkpoints.contractions import contraction_words
 from checkpoints.model import GAP, Sentence
 from checkpoints.tokenizers import Tokenize
 
@@ -89,6 +93,7 @@ class SurfaceForms:
     def __init__(self, sentence: Sentence, tokenize: Tokenize) -> None:
         self.units = surface_tokens(sentence)
         self._tokenize = tokenize
+        self._language = sentence.language
         self._unit_of = {
             word: number for number, unit in enumerate(self.units) for word in range(unit.first, unit.last + 1)
         }
@@ -100,7 +105,8 @@ class SurfaceForms:
 
     def reference(self, indices: Sequence[int]) -> list[str]:
         """The surface tokens of the words at ``indices``, glued runs kept as written, ``*`` for gaps."""
-        chosen = {self._unit_of[index] for index in indices if index in self._unit_of}
+        referenced = set(indices)
+        chosen = {self._unit_of[index] for index in referenced if index in self._unit_of}
         for run in {self._run_of[number] for number in chosen}:
             if run[0] == run[1]:
                 continue
@@ -110,16 +116,35 @@ class SurfaceForms:
         units = self.units
         out: list[str] = []
         previous: int | None = None
+        open_after = False  # the unit before ended in unreferenced words of a split contraction
         for number in sorted(chosen):
-            form = units[number].form
-            if previous is not None and number == previous + 1 and units[previous].glued:
-                out[-1] += form
+            unit = units[number]
+            split = self._referenced_words(unit, referenced)
+            if previous is not None and (number > previous + 1 or open_after or (split is not None and split[1])):
+                out.append(GAP)
+            if split is not None:
+                out.extend(split[0])
+            elif previous is not None and number == previous + 1 and units[previous].glued and not open_after:
+                out[-1] += unit.form
             else:
-                if previous is not None and number > previous + 1:
-                    out.append(GAP)
-                out.append(form)
+                out.append(unit.form)
+            open_after = split is not None and split[2]
             previous = number
         return out
+
+    def _referenced_words(self, unit: SurfaceToken, referenced: set[int]) -> tuple[list[str], bool, bool] | None:
+        """The referenced words of a contraction that matching splits when only some of them are
+        referenced, and whether unreferenced words of it come before and after them (a gap
+        between them and the next referenced token); None for any other unit (written whole)."""
+        if unit.first == unit.last:
+            return None
+        words = contraction_words(unit.form, self._language)
+        if words is None or len(words) != unit.last - unit.first + 1:
+            return None
+        picked = [offset for offset in range(len(words)) if unit.first + offset in referenced]
+        if not picked or len(picked) == len(words) or picked != list(range(picked[0], picked[-1] + 1)):
+            return None  # whole, or words on both sides of an unreferenced one: written whole
+        return [words[offset] for offset in picked], picked[0] > 0, picked[-1] < len(words) - 1
 
     def _run_pieces(self, run: tuple[int, int]) -> list[tuple[int, int]]:
         pieces = self._pieces.get(run)

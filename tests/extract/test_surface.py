@@ -72,13 +72,42 @@ def test_spacing_falls_back_to_space_after_marks_when_the_text_disagrees() -> No
 
 
 def test_german_contractions_from_pud(data_dir) -> None:  # type: ignore[no-untyped-def]
-    """The first "zum" (zu + dem) of the German PUD: a reference with either word takes "zum"."""
+    """The first "zum" (zu + dem) of the German PUD: a reference takes the words of it that it
+    references, since matching splits "zum" as well; a reference with both takes "zum"."""
     sentences = read_conllu(data_dir / "build" / "de_pud.conllu.gz", "de")
     for sentence in sentences:
         for mwt in sentence.multiword:
             if mwt.form == "zum":
                 forms = SurfaceForms(sentence, get_tokenizer("words"))
-                assert forms.reference([mwt.first - 1]) == ["zum"]
-                assert forms.reference([mwt.last - 1]) == ["zum"]
+                preposition, article, noun = mwt.first - 1, mwt.last - 1, mwt.last
+                assert forms.reference([preposition]) == ["zu"]
+                assert forms.reference([article]) == ["dem"]
+                assert forms.reference([preposition, article]) == ["zum"]
+                assert forms.reference([article, noun]) == ["dem", sentence.tokens[noun].form]
+                # "zu" and the noun without the article: the article is a gap, as in "zu dem Ende"
+                assert forms.reference([preposition, noun]) == ["zu", "*", sentence.tokens[noun].form]
                 return
     pytest.fail("no 'zum' in the German PUD")
+
+
+def test_contraction_words_keep_the_case_they_are_written_in() -> None:
+    (sentence,) = parse_conllu_string(GERMAN, language="de")
+    forms = SurfaceForms(sentence, get_tokenizer("words"))
+    assert forms.reference([0]) == ["In"]  # "Im" at the start of the sentence
+    assert forms.reference([1, 2]) == ["dem", "Haus"]
+    assert forms.reference([0, 2]) == ["In", "*", "Haus"]
+
+
+def test_contractions_of_a_language_without_a_table_are_written_whole() -> None:
+    (sentence,) = parse_conllu_string(GERMAN, language="en")
+    forms = SurfaceForms(sentence, get_tokenizer("words"))
+    assert forms.reference([0]) == ["Im"]
+
+
+GERMAN = """# text = Im Haus.
+1-2\tIm\t_\t_\t_\t_\t_\t_\t_\t_
+1\tIn\tin\tADP\t_\t_\t3\tcase\t_\t_
+2\tdem\tder\tDET\t_\t_\t3\tdet\t_\t_
+3\tHaus\tHaus\tNOUN\t_\t_\t0\troot\t_\tSpaceAfter=No
+4\t.\t.\tPUNCT\t_\t_\t3\tpunct\t_\t_
+"""
