@@ -20,7 +20,9 @@ that word is in (:meth:`Completion.complete`):
   ``aux:tense``, ...) where the source word carries tense, aspect or mood of
   its own (:data:`MARKED_FEATURES`), a pronominal or passive clitic (``expl:pv``,
   ``expl:pass``, a reflexive pronoun: ``Reflex=Yes`` or a reflexive lemma),
-  or a separable particle (``compound:prt``) attaches to its head verb;
+  or a separable particle (``compound:prt``) attaches to its head verb, and an
+  unlinked verb to its linked particle ("dredged" linked to "aus" of
+  "baggerte ... aus");
 * **governed prepositions**: a preposition that introduces a later word and
   directly follows a linked word attaches to it when that word translates a
   source preposition and governs the nominal ("cerca de la frontera" for
@@ -101,6 +103,8 @@ class Completion:
                 anchor = _verb_case(source.tokens, tokens, j, sources_of)
             if anchor is None:
                 anchor = _inside_one_translation(tokens, j, sources_of)
+            if anchor is None:
+                anchor = _particle_verb(tokens, j, sources_of)
             if anchor is not None:
                 attached[j] = anchor
         return cls(attached)
@@ -123,6 +127,17 @@ class Completion:
 def is_reflexive(token: Token) -> bool:
     """A reflexive pronoun: marked ``Reflex=Yes``, or a reflexive lemma where the treebank does not mark it."""
     return token.upos == "PRON" and (token.feats.get("Reflex") == "Yes" or token.lemma.lower() in REFLEXIVE_LEMMAS)
+
+
+def _particle_verb(tokens: Sequence[Token], j: int, sources_of: dict[int, set[int]]) -> int | None:
+    """An unlinked verb whose separable particle is linked joins the particle: the aligner
+    gave "dredged" to "aus" of "baggerte ... aus", and the verb belongs with it."""
+    if tokens[j].upos != "VERB":
+        return None
+    for k, token in enumerate(tokens):
+        if token.head - 1 == j and token.deprel == "compound:prt" and k in sources_of:
+            return k
+    return None
 
 
 def _verb_form_head(

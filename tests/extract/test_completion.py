@@ -265,6 +265,17 @@ def test_punctuation_translates_punctuation_only() -> None:
     assert links == {(6, 8), (9, 11)}
 
 
+def test_an_unlinked_verb_joins_its_linked_separable_particle() -> None:
+    """en→de pair 525: "dredged" linked to "aus" alone takes "baggerte ... aus"; pair 974: "fallen"
+    (of "has fallen apart") takes "brach ... auseinander". A linked verb stays where it is."""
+    en, de = pud("en", 525), pud("de", 525)
+    assert (en.tokens[7].form, de.tokens[5].form, de.tokens[10].form) == ("dredged", "baggerte", "aus")
+    assert completed(en, de, {(7, 10)}, [7]) == ["baggerte", "aus"]
+    assert completed(en, de, {(7, 10), (11, 5)}, [7]) == ["aus"]  # "baggerte" translates something else
+    en, de = pud("en", 974), pud("de", 974)
+    assert completed(en, de, {(5, 12)}, [4, 5]) == ["brach", "auseinander"]
+
+
 def test_a_separable_particle_linked_to_another_word_rejoins_its_verb() -> None:
     """en→de pair 31: "switched ... for a third-party power cell" → "tauschte ... gegen eine Batterie
     von einem anderen Hersteller aus": "aus" hung on "cell" goes back to "tauschte"."""
