@@ -22,7 +22,9 @@ that word is in (:meth:`Completion.complete`):
   ``expl:pass``, a reflexive pronoun: ``Reflex=Yes`` or a reflexive lemma),
   or a separable particle (``compound:prt``) attaches to its head verb, and an
   unlinked verb to its linked particle ("dredged" linked to "aus" of
-  "baggerte ... aus");
+  "baggerte ... aus"); an impersonal subject ("on", "man") by which the
+  target says a passive actively joins the word that translates the passive
+  verb ("were denied" → "On a refusé", "can be viewed" → "on peut voir");
 * **governed prepositions**: a preposition that introduces a later word and
   directly follows a linked word attaches to it when that word translates a
   source preposition and governs the nominal ("cerca de la frontera" for
@@ -64,6 +66,10 @@ from checkpoints.model import Alignment, Sentence, Token
 
 VERB_FORM_RELATIONS = frozenset({"aux", "expl:pv", "expl:pass", "compound:prt"})
 """Relations (and, for ``aux``, its subtypes) whose unlinked dependent is part of its head's verb form."""
+
+IMPERSONAL_LEMMAS = frozenset({"on", "man", "uno"})
+"""Impersonal subject pronouns by which a language says a passive actively ("were denied" → "on a refusé",
+"can be viewed" → "man kann sehen"): unlinked, they join the verb that translates the passive one."""
 
 REFLEXIVE_LEMMAS = frozenset({"se", "sich", "si", "zich", "się", "sig", "sebe", "soi", "ся"})
 """Reflexive pronoun lemmas for treebanks that do not mark ``Reflex=Yes`` (French PUD's "se")."""
@@ -153,7 +159,32 @@ def _verb_form_head(
         return head if marked else None
     if relation in VERB_FORM_RELATIONS or relation == "aux:pass":
         return head
+    if relation == "nsubj" and token.lemma.lower() in IMPERSONAL_LEMMAS:
+        return _passive_translation(source, head, sources_of)
     return head if is_reflexive(token) and tokens[head].upos in ("VERB", "AUX") else None
+
+
+def _passive_translation(source: Sequence[Token], head: int, sources_of: dict[int, set[int]]) -> int | None:
+    """The reference word that translates a passive source verb, for an impersonal subject of
+    ``head``: ``head`` itself when it does, else the word linked to the passive verb whose
+    auxiliary ``head`` translates ("on" of "on peut voir" joins "voir" of "can be viewed", not
+    "peut": the modal "can" alone is no passive)."""
+    passive = [s for s in sources_of[head] if _is_passive(source, s)]
+    if passive:
+        return head
+    for s in sorted(sources_of[head]):
+        verb = source[s].head - 1
+        if source[s].deprel.split(":")[0] == "aux" and verb >= 0 and _is_passive(source, verb):
+            linked = sorted(t for t, sources in sources_of.items() if verb in sources)
+            return linked[0] if linked else None
+    return None
+
+
+def _is_passive(tokens: Sequence[Token], index: int) -> bool:
+    """A passive verb: one with a passive auxiliary or subject, or marked ``Voice=Pass``."""
+    if tokens[index].feats.get("Voice") == "Pass":
+        return True
+    return any(token.head - 1 == index and token.deprel in ("aux:pass", "nsubj:pass") for token in tokens)
 
 
 def _governor(

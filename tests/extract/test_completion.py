@@ -276,6 +276,20 @@ def test_an_unlinked_verb_joins_its_linked_separable_particle() -> None:
     assert completed(en, de, {(5, 12)}, [4, 5]) == ["brach", "auseinander"]
 
 
+def test_an_impersonal_subject_joins_the_verb_that_translates_a_passive() -> None:
+    """en→fr pair 895: "were denied" → "On a refusé"; pair 914: "can be viewed" → "on peut voir"
+    ("on" is the subject of "peut", which translates the passive's modal). Where the verb
+    translates no passive, "on" stays out: it is then a subject of its own."""
+    en, fr = pud("en", 895), pud("fr", 895)
+    assert (en.tokens[6].form, fr.tokens[0].form, fr.tokens[2].form) == ("denied", "On", "refusé")
+    assert completed(en, fr, {(5, 1), (6, 2)}, [5, 6]) == ["On", "a", "refusé"]
+    en, fr = pud("en", 914), pud("fr", 914)
+    assert completed(en, fr, {(4, 3), (6, 4)}, [4, 5, 6]) == ["on", "peut", "voir"]
+    assert completed(en, fr, {(4, 3), (6, 4)}, [4]) == ["peut"]  # the modal alone is no passive
+    en, fr = pud("en", 895), pud("fr", 895)  # "refusé" as the translation of an active word: "On" stays out
+    assert completed(en, fr, {(7, 2)}, [7]) == ["refusé"]
+
+
 def test_a_separable_particle_linked_to_another_word_rejoins_its_verb() -> None:
     """en→de pair 31: "switched ... for a third-party power cell" → "tauschte ... gegen eine Batterie
     von einem anderen Hersteller aus": "aus" hung on "cell" goes back to "tauschte"."""
