@@ -67,7 +67,7 @@ from checkpoints.model import Alignment, Sentence, Token
 VERB_FORM_RELATIONS = frozenset({"aux", "expl:pv", "expl:pass", "compound:prt"})
 """Relations (and, for ``aux``, its subtypes) whose unlinked dependent is part of its head's verb form."""
 
-IMPERSONAL_LEMMAS = frozenset({"on", "man", "uno"})
+IMPERSONAL_LEMMAS = frozenset({"on", "man"})
 """Impersonal subject pronouns by which a language says a passive actively ("were denied" → "on a refusé",
 "can be viewed" → "man kann sehen"): unlinked, they join the verb that translates the passive one."""
 
@@ -137,11 +137,13 @@ def is_reflexive(token: Token) -> bool:
 
 def _particle_verb(tokens: Sequence[Token], j: int, sources_of: dict[int, set[int]]) -> int | None:
     """An unlinked verb whose separable particle is linked joins the particle: the aligner
-    gave "dredged" to "aus" of "baggerte ... aus", and the verb belongs with it."""
+    gave "dredged" to "aus" of "baggerte ... aus", and the verb belongs with it. Not for a
+    pronoun: the Spanish PUD marks a verb's enclitic ("hacerlo") ``compound:prt``, and "lo"
+    translates an object of its own."""
     if tokens[j].upos != "VERB":
         return None
     for k, token in enumerate(tokens):
-        if token.head - 1 == j and token.deprel == "compound:prt" and k in sources_of:
+        if token.head - 1 == j and token.deprel == "compound:prt" and token.upos != "PRON" and k in sources_of:
             return k
     return None
 

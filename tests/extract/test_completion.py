@@ -274,6 +274,10 @@ def test_an_unlinked_verb_joins_its_linked_separable_particle() -> None:
     assert completed(en, de, {(7, 10), (11, 5)}, [7]) == ["aus"]  # "baggerte" translates something else
     en, de = pud("en", 974), pud("de", 974)
     assert completed(en, de, {(5, 12)}, [4, 5]) == ["brach", "auseinander"]
+    # the Spanish PUD marks clitics compound:prt ("Nos enfrentamos", pair 14): a linked "Nos" keeps its verb out
+    en, es = pud("en", 14), pud("es", 14)
+    assert (es.tokens[0].form, es.tokens[0].deprel, es.tokens[1].form) == ("Nos", "compound:prt", "enfrentamos")
+    assert completed(en, es, {(0, 0)}, [0]) == ["Nos"]
 
 
 def test_an_impersonal_subject_joins_the_verb_that_translates_a_passive() -> None:
