@@ -29,10 +29,10 @@ left to the tokenizer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 
-Tokenize = Callable[[str], list[str]]
+from checkpoints.tokenizers import Tokenize
 
 CONTRACTIONS: dict[str, dict[str, tuple[str, ...]]] = {
     "de": {
@@ -103,7 +103,7 @@ def split_contractions(tokens: Sequence[str], language: str | None) -> list[str]
         return list(tokens)
     out: list[str] = []
     for token in tokens:
-        words = contraction_words(token, language) if token.casefold() in table else None
+        words = contraction_words(token, language)
         if words is None:
             out.append(token)
         else:
