@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from checkpoints.contractions import splitting_tokenizer
+from checkpoints.contractions import contraction_words, splitting_tokenizer
 from checkpoints.evaluate.matching import (
     DEFAULT_MAX_ORDER,
     MatchMode,
@@ -121,16 +121,56 @@ def _reference_ngrams(
     The HTML report explains every check-point against every system in turn,
     so the same references come back once per system.
     """
-    original = reference_match_tokens(list(tokens), splitting_tokenizer(get_tokenizer(tokenize), language))
+    original, contraction_of = _split_words(reference_match_tokens(list(tokens), get_tokenizer(tokenize)), language)
     normalised = normalize_tokens(original, normalizer(match, language))
-    shown = reference_ngram_list(original, max_order)
+    positions = [token if token == GAP else str(i) for i, token in enumerate(original)]
+    shown = [_spelled(ngram, original, contraction_of) for ngram in reference_ngram_list(positions, max_order)]
     keys = reference_ngram_list(normalised, max_order)
     counts: Counter[Ngram] = Counter(keys)
-    spelled: dict[Ngram, Ngram] = {}
+    spelled: dict[Ngram, str] = {}
     for key, text in zip(keys, shown, strict=True):
         spelled.setdefault(key, text)
-    ngrams = tuple((key, ngram_text(spelled[key]), count) for key, count in counts.items())
+    ngrams = tuple((key, spelled[key], count) for key, count in counts.items())
     return ReferenceNgrams(tuple(original), ngrams, len(keys))
+
+
+def _split_words(words: list[str], language: str | None) -> tuple[list[str], dict[int, tuple[int, str]]]:
+    """``words`` with the language's contractions split, as matching sees them, and for the first
+    word of each split contraction its number of words and the contraction as written."""
+    out: list[str] = []
+    contraction_of: dict[int, tuple[int, str]] = {}
+    for word in words:
+        parts = contraction_words(word, language) if word != GAP else None
+        if parts is None:
+            out.append(word)
+        else:
+            contraction_of[len(out)] = (len(parts), word)
+            out.extend(parts)
+    return out, contraction_of
+
+
+def _spelled(positions: Ngram, words: list[str], contraction_of: dict[int, tuple[int, str]]) -> str:
+    """An n-gram of word positions as the drill-down shows it: a contraction whose words it
+    holds all is written as in the text ("antes del", not "antes de el"), so that the
+    report can find it in a translation; a part of one stays that word."""
+    out: list[str] = []
+    index = 0
+    while index < len(positions):
+        position = positions[index]
+        if position == GAP:
+            out.append(GAP)
+            index += 1
+            continue
+        start = int(position)
+        size, written = contraction_of.get(start, (0, ""))
+        following = [int(p) for p in positions[index : index + size] if p != GAP]
+        if size and following == list(range(start, start + size)):
+            out.append(written)
+            index += size
+        else:
+            out.append(words[start])
+            index += 1
+    return ngram_text(out)
 
 
 def explain(

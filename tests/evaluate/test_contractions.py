@@ -107,3 +107,13 @@ def test_a_language_without_a_table_matches_as_written(make_suite) -> None:  # t
     suite = make_suite([[REFERENCE]], [(1, "Preposition", [(0, "in", 1.0)])], [("Preposition", Level.WORD)],
                        target_lang="en")
     assert CheckpointScorer(suite).score([REFERENCE]).matched.tolist() == [0]
+
+
+def test_the_drill_down_writes_a_whole_contraction_as_in_the_text(make_suite) -> None:  # type: ignore[no-untyped-def]
+    """The report marks matched n-grams in the translation as written: "am Bahnhof" is shown
+    so, not as the "an dem Bahnhof" it is matched as; a part of a contraction stays its word."""
+    suite = make_suite([[REFERENCE]], [(1, "Noun phrase", [(0, "am Bahnhof", 1.0)])], [("Noun phrase", Level.PHRASE)],
+                       target_lang="de")
+    shown = explain(suite.checkpoints[0], REFERENCE, language="de").references[0]
+    assert shown.matched_ngrams == ["an", "am", "am Bahnhof", "dem", "dem Bahnhof", "Bahnhof"]
+    assert (shown.matched, shown.total) == (6, 6)
