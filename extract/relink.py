@@ -2,7 +2,7 @@
 
 An aligner that learns from word co-occurrence links a word to the right
 *kind* of word but often to the wrong *instance* of it, and it has no notion
-of what a function word attaches to. Nine mends, each reading both parses:
+of what a function word attaches to. Ten mends, each reading both parses:
 
 1. **Stray articles.** An article translates a determiner, a demonstrative
    or possessive, or the numeral "one" (and, German "des", the preposition
@@ -68,6 +68,19 @@ of what a function word attaches to. Nine mends, each reading both parses:
    hand-aligned gold sets, 38 of the 40 such links an aligner made are wrong and
    the other two are "、" → "and". Applied first, so that no other mend counts
    such a link.
+10. **Function words out of place.** A preposition, auxiliary, particle,
+    article or conjunction translates a word of the same syntax: its target
+    lies where its neighbours' translations lie. An aligner that hangs one on
+    a content word elsewhere in the sentence ("the" → "On", "among" →
+    "dollars", 的 → "accorded", 為 → "contributing") is wrong 23 times out of
+    28 in the four hand-aligned gold sets, where no head or dependent of the
+    source word is linked to the target word or its head and dependents; so
+    is a function word that a content word holds beside its translation
+    ("flock" → "le flocage" and the "car" of another clause; 佔據 → "stalled"
+    and a "to"), 10 times out of 11, where the function word is next to none
+    of the word's other translations nor its neighbours'. Such links are
+    dropped; a word's only link, and a link between two function words (half
+    of those are right), stay.
 """
 
 from __future__ import annotations
@@ -92,7 +105,7 @@ that depends on the verb ("said" ← "I have to ...") does not."""
 def relink(
     source: Sentence, reference: Sentence, links: set[Link], lexicon: Lexicon | None = None
 ) -> tuple[set[Link], int]:
-    """The links after the nine mends (module docstring), and how many links they changed.
+    """The links after the ten mends (module docstring), and how many links they changed.
 
     ``lexicon`` confirms the links the sixth mend keeps (without one, only identical words and
     cognates confirm)."""
@@ -105,6 +118,7 @@ def relink(
     links = _auxiliaries_of_another_verb(source, reference, links)
     links = _shared_outliers(source, reference, links, lexicon or Lexicon())
     links = _names_found_whole(source, reference, links)
+    links = _function_words_out_of_place(source, reference, links)
     links = _auxiliaries_for_auxiliaries(source, reference, links)
     return links, len(links ^ before)
 
@@ -343,6 +357,37 @@ def _auxiliaries_for_auxiliaries(source: Sentence, reference: Sentence, links: s
             links.add((chosen, t))
             taken.add(chosen)
     return links
+
+
+FUNCTION_UPOS = frozenset({"ADP", "AUX", "PART", "DET", "SCONJ", "CCONJ"})
+"""Function words whose translation lies among their syntactic neighbours' translations (tenth mend)."""
+
+
+def _function_words_out_of_place(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:
+    words, translations = source.tokens, reference.tokens
+    targets_of, sources_of = _targets_of(links), _sources_of(links)
+
+    def in_place(s: int, t: int) -> bool:
+        """Target ``t`` is, or is next to, a translation of a neighbour of ``s``, or next to another of its own."""
+        around = _neighbours(reference, t)
+        if (targets_of[s] - {t}) & around:
+            return True
+        around.add(t)
+        return any(targets_of.get(n, set()) & around for n in _neighbours(source, s))
+
+    dropped = set()
+    for s, t in links:
+        function_source, function_target = words[s].upos in FUNCTION_UPOS, translations[t].upos in FUNCTION_UPOS
+        if function_source and not function_target:
+            head, target_head = words[s].head - 1, translations[t].head - 1
+            comparable = head >= 0 <= target_head and bool(targets_of.get(head)) and bool(sources_of.get(target_head))
+        elif function_target and not function_source and words[s].upos != "PUNCT":
+            comparable = len(targets_of[s]) > 1  # a word's only translation stays: it says something
+        else:
+            continue
+        if comparable and not in_place(s, t):
+            dropped.add((s, t))
+    return links - dropped
 
 
 def _punctuation(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:

@@ -265,6 +265,41 @@ def test_punctuation_translates_punctuation_only() -> None:
     assert links == {(6, 8), (9, 11)}
 
 
+def test_a_function_word_linked_to_a_content_word_away_from_its_neighbours_loses_the_link() -> None:
+    """en→fr pair 895: eflomal links the article of "The Ottoman Empire" to the impersonal "On" of
+    "On a refusé" (for "were denied"); en→de pair 104: "a" of "a pot" to the relative pronoun "die".
+    Neither target word is, or is next to, a translation of the article's noun. Dropped, "On" joins
+    the passive's translation. "to" of "to keep" on "rester", which its verb also holds, and "among"
+    on "beläuft", which its own dependent "them" also holds, keep their links."""
+    en, fr = pud("en", 895), pud("fr", 895)
+    assert forms(en, [0, 1, 2, 5, 6]) == ["The", "Ottoman", "Empire", "were", "denied"]
+    assert forms(fr, [0, 1, 2, 10, 11]) == ["On", "a", "refusé", "Empire", "ottoman"]
+    aligned = {(0, 0), (1, 11), (2, 10), (5, 1), (6, 2)}
+    links, changed = relink(en, fr, aligned)
+    assert links == aligned - {(0, 0)} and changed == 1
+    assert completed(en, fr, links, [5, 6]) == ["On", "a", "refusé"]
+    assert forms(en, [8, 9]) == ["to", "keep"] and forms(fr, [17]) == ["rester"]
+    assert relink(en, fr, {(8, 17), (9, 17)})[0] == {(8, 17), (9, 17)}
+    en, de = pud("en", 104), pud("de", 104)
+    assert forms(en, [18, 19, 24, 25]) == ["a", "pot", "among", "them"]
+    assert forms(de, [17, 19, 24]) == ["die", "insgesamt", "beläuft"]
+    aligned = {(18, 17), (19, 19), (24, 24), (25, 24)}
+    assert relink(en, de, aligned)[0] == aligned - {(18, 17)}
+
+
+def test_a_word_loses_a_function_word_away_from_its_other_translation() -> None:
+    """en→fr pair 307: "flock" → "le flocage", and also the "car" that joins the clause: "car" is
+    next to none of the word's other translations nor its neighbours' ("coating" → "revêtement").
+    The link is dropped; a word whose only link goes to a function word keeps it."""
+    en, fr = pud("en", 307), pud("fr", 307)
+    assert forms(en, [8, 11, 18]) == ["flock", "coating", "flying"]
+    assert forms(fr, [11, 13, 16, 29]) == ["car", "flocage", "revêtement", "mode"]
+    aligned = {(8, 11), (8, 13), (11, 16), (18, 29)}
+    links, changed = relink(en, fr, aligned)
+    assert links == aligned - {(8, 11)} and changed == 1
+    assert relink(en, fr, {(8, 11), (11, 16)})[0] == {(8, 11), (11, 16)}
+
+
 def test_an_unlinked_verb_joins_its_linked_separable_particle() -> None:
     """en→de pair 525: "dredged" linked to "aus" alone takes "baggerte ... aus"; pair 974: "fallen"
     (of "has fallen apart") takes "brach ... auseinander". A linked verb stays where it is."""
