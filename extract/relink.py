@@ -2,7 +2,7 @@
 
 An aligner that learns from word co-occurrence links a word to the right
 *kind* of word but often to the wrong *instance* of it, and it has no notion
-of what a function word attaches to. Ten mends, each reading both parses:
+of what a function word attaches to. Eleven mends, each reading both parses:
 
 1. **Stray articles.** An article translates a determiner, a demonstrative
    or possessive, or the numeral "one" (and, German "des", the preposition
@@ -81,6 +81,14 @@ of what a function word attaches to. Ten mends, each reading both parses:
     of the word's other translations nor its neighbours'. Such links are
     dropped; a word's only link, and a link between two function words (half
     of those are right), stay.
+11. **Dependents left over.** An aligner that misses a word often misses it
+    in a pair of dependents: "his piety" → "su devoción", "a substantial
+    deficit" → "un déficit important", 極佳 的 → "formidable". Where an
+    unlinked content word's head is linked, and the head's translation has
+    exactly one unlinked dependent of the same part of speech, for which this
+    word is in turn the only such dependent of the other side, the two are
+    linked: right 14 times out of 14 in the four hand-aligned gold sets. A
+    reflexive clitic, and a link an earlier mend dropped, stay out.
 """
 
 from __future__ import annotations
@@ -105,7 +113,7 @@ that depends on the verb ("said" ← "I have to ...") does not."""
 def relink(
     source: Sentence, reference: Sentence, links: set[Link], lexicon: Lexicon | None = None
 ) -> tuple[set[Link], int]:
-    """The links after the ten mends (module docstring), and how many links they changed.
+    """The links after the eleven mends (module docstring), and how many links they changed.
 
     ``lexicon`` confirms the links the sixth mend keeps (without one, only identical words and
     cognates confirm)."""
@@ -120,6 +128,7 @@ def relink(
     links = _names_found_whole(source, reference, links)
     links = _function_words_out_of_place(source, reference, links)
     links = _auxiliaries_for_auxiliaries(source, reference, links)
+    links = _dependents_left_over(source, reference, links, before - links)
     return links, len(links ^ before)
 
 
@@ -388,6 +397,36 @@ def _function_words_out_of_place(source: Sentence, reference: Sentence, links: s
         if comparable and not in_place(s, t):
             dropped.add((s, t))
     return links - dropped
+
+
+CONTENT_EXCLUDED = FUNCTION_UPOS | {"PUNCT"}
+
+
+def _dependents_left_over(source: Sentence, reference: Sentence, links: set[Link], dropped: set[Link]) -> set[Link]:
+    """``dropped``: links an earlier mend took away, which this one does not give back."""
+    targets_of, sources_of = _targets_of(links), _sources_of(links)
+
+    def lone_partners(one: Sentence, other: Sentence, own: dict[int, set[int]], others: dict[int, set[int]]) -> dict[int, int]:
+        """Unlinked content word of ``one`` → the one unlinked dependent of its head's translation
+        with its part of speech."""
+        found = {}
+        for i, word in enumerate(one.tokens):
+            head = word.head - 1
+            if i in own or word.upos in CONTENT_EXCLUDED or is_reflexive(word) or head < 0 or not own.get(head):
+                continue
+            counterparts = own[head]
+            partners = [
+                j for j, candidate in enumerate(other.tokens)
+                if candidate.head - 1 in counterparts and j not in others and candidate.upos == word.upos
+                and not is_reflexive(candidate)
+            ]
+            if len(partners) == 1:
+                found[i] = partners[0]
+        return found
+
+    forward = lone_partners(source, reference, targets_of, sources_of)
+    backward = lone_partners(reference, source, sources_of, targets_of)
+    return links | {(s, t) for s, t in forward.items() if backward.get(t) == s and (s, t) not in dropped}
 
 
 def _punctuation(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:
