@@ -25,6 +25,10 @@ that word is in (:meth:`Completion.complete`):
   "baggerte ... aus"); an impersonal subject ("on", "man") by which the
   target says a passive actively joins the word that translates the passive
   verb ("were denied" → "On a refusé", "can be viewed" → "on peut voir");
+* **degree**: the adverb by which a language compares analytically ("plus",
+  "más", "più", "mais") joins the adjective or adverb it modifies where that
+  translates a source word compared in one word ("higher" → "plus élevé",
+  "biggest" → "plus fortement"; ``Degree=Cmp`` or ``Sup`` in the source);
 * **governed prepositions**: a preposition that introduces a later word and
   directly follows a linked word attaches to it when that word translates a
   source preposition and governs the nominal ("cerca de la frontera" for
@@ -81,6 +85,9 @@ PREPOSITION_UPOS = frozenset({"ADP", "SCONJ"})
 FUNCTION_UPOS = frozenset({"ADP", "DET", "PRON", "PART", "CCONJ", "SCONJ", "AUX", "PUNCT"})
 """Function words and punctuation, which may sit anywhere inside one word's multi-word translation."""
 
+DEGREE_LEMMAS = frozenset({"plus", "moins", "más", "menos", "più", "meno", "mais", "més", "menys"})
+"""Adverbs by which Romance languages form comparatives and superlatives ("plus élevé", "más alto")."""
+
 MARKED_FEATURES = ("Tense", "VerbForm", "Mood", "Aspect")
 """Features that show a source verb carries tense, aspect or mood of its own."""
 
@@ -103,6 +110,8 @@ class Completion:
             if j in sources_of:
                 continue
             anchor = _verb_form_head(source.tokens, tokens, j, sources_of)
+            if anchor is None:
+                anchor = _degree_head(source.tokens, tokens, j, sources_of)
             if anchor is None:
                 anchor = _governor(source.tokens, tokens, j, sources_of, lexicon)
             if anchor is None:
@@ -164,6 +173,18 @@ def _verb_form_head(
     if relation == "nsubj" and token.lemma.lower() in IMPERSONAL_LEMMAS:
         return _passive_translation(source, head, sources_of)
     return head if is_reflexive(token) and tokens[head].upos in ("VERB", "AUX") else None
+
+
+def _degree_head(
+    source: Sequence[Token], tokens: Sequence[Token], j: int, sources_of: dict[int, set[int]]
+) -> int | None:
+    token = tokens[j]
+    head = token.head - 1
+    if (token.upos != "ADV" or token.deprel.split(":")[0] != "advmod" or token.lemma.lower() not in DEGREE_LEMMAS
+            or head < 0 or head not in sources_of):
+        return None
+    compared = any(source[s].feats.get("Degree") in ("Cmp", "Sup") for s in sources_of[head])
+    return head if compared else None
 
 
 def _passive_translation(source: Sequence[Token], head: int, sources_of: dict[int, set[int]]) -> int | None:

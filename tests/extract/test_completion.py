@@ -327,6 +327,18 @@ def test_lone_unlinked_dependents_of_linked_heads_are_linked() -> None:
     assert all(t != 16 for _, t in relink(en, es, {(15, 18)})[0])
 
 
+def test_an_analytic_comparative_joins_the_adjective_of_a_compared_source_word() -> None:
+    """en→fr pair 838: "A significantly higher cost" → "Un coût sensiblement plus élevé": "plus"
+    makes the comparative that "higher" says in one word, so the check-point "higher" is "plus
+    élevé"; "sensiblement" ("significantly") is no degree adverb and stays out. Where the
+    adjective translates a word of positive degree, "plus" is a word of its own."""
+    en, fr = pud("en", 838), pud("fr", 838)
+    assert forms(en, [1, 2, 3]) == ["significantly", "higher", "cost"] and en.tokens[2].feats["Degree"] == "Cmp"
+    assert forms(fr, [2, 3, 4]) == ["sensiblement", "plus", "élevé"]
+    assert completed(en, fr, {(2, 4)}, [2]) == ["plus", "élevé"]
+    assert completed(en, fr, {(3, 4)}, [3]) == ["élevé"]  # "cost" has no degree
+
+
 def test_an_unlinked_verb_joins_its_linked_separable_particle() -> None:
     """en→de pair 525: "dredged" linked to "aus" alone takes "baggerte ... aus"; pair 974: "fallen"
     (of "has fallen apart") takes "brach ... auseinander". A linked verb stays where it is."""
