@@ -339,6 +339,23 @@ def test_an_analytic_comparative_joins_the_adjective_of_a_compared_source_word()
     assert completed(en, fr, {(3, 4)}, [3]) == ["élevé"]  # "cost" has no degree
 
 
+def test_a_modal_said_by_mood_links_to_the_conditional_or_future_form() -> None:
+    """en→fr pair 176: "which would have delighted Chris" → "qui aurait enchanté Chris": the
+    conditional "aurait" says "would" (and "have"); en→de pair 992: "would have had" → "hätten
+    gehabt" (subjunctive). An unlinked "would" is linked to that auxiliary; a modal whose verb's
+    translation carries no such mood stays unlinked."""
+    en, fr = pud("en", 176), pud("fr", 176)
+    assert forms(en, [11, 12, 13]) == ["would", "have", "delighted"] and forms(fr, [14, 15]) == ["aurait", "enchanté"]
+    aligned = {(12, 14), (13, 15)}
+    assert about(relink(en, fr, aligned)[0], {11, 12, 13}) == aligned | {(11, 14)}
+    assert completed(en, fr, relink(en, fr, aligned)[0], [11]) == ["aurait"]
+    en, de = pud("en", 992), pud("de", 992)
+    assert forms(en, [21, 22, 23]) == ["would", "have", "had"] and forms(de, [10, 27]) == ["hätten", "gehabt"]
+    assert (21, 10) in relink(en, de, {(22, 10), (23, 27)})[0]
+    en, fr = pud("en", 176), pud("fr", 176)
+    assert all(s != 11 for s, _ in relink(en, fr, {(13, 16)})[0])  # "delighted" on "Chris": no mood to take
+
+
 def test_an_unlinked_verb_joins_its_linked_separable_particle() -> None:
     """en→de pair 525: "dredged" linked to "aus" alone takes "baggerte ... aus"; pair 974: "fallen"
     (of "has fallen apart") takes "brach ... auseinander". A linked verb stays where it is."""
