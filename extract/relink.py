@@ -377,7 +377,7 @@ def _auxiliaries_for_auxiliaries(source: Sentence, reference: Sentence, links: s
     return links
 
 
-FUNCTION_UPOS = frozenset({"ADP", "AUX", "PART", "DET", "SCONJ", "CCONJ"})
+PLACED_FUNCTION_UPOS = frozenset({"ADP", "AUX", "PART", "DET", "SCONJ", "CCONJ"})
 """Function words whose translation lies among their syntactic neighbours' translations (tenth mend)."""
 
 
@@ -395,7 +395,7 @@ def _function_words_out_of_place(source: Sentence, reference: Sentence, links: s
 
     dropped = set()
     for s, t in links:
-        function_source, function_target = words[s].upos in FUNCTION_UPOS, translations[t].upos in FUNCTION_UPOS
+        function_source, function_target = words[s].upos in PLACED_FUNCTION_UPOS, translations[t].upos in PLACED_FUNCTION_UPOS
         if function_source and not function_target:
             head, target_head = words[s].head - 1, translations[t].head - 1
             comparable = head >= 0 <= target_head and bool(targets_of.get(head)) and bool(sources_of.get(target_head))
@@ -408,7 +408,7 @@ def _function_words_out_of_place(source: Sentence, reference: Sentence, links: s
     return links - dropped
 
 
-CONTENT_EXCLUDED = FUNCTION_UPOS | {"PUNCT"}
+NOT_CONTENT_UPOS = PLACED_FUNCTION_UPOS | {"PUNCT"}
 
 
 def _dependents_left_over(source: Sentence, reference: Sentence, links: set[Link], dropped: set[Link]) -> set[Link]:
@@ -421,7 +421,7 @@ def _dependents_left_over(source: Sentence, reference: Sentence, links: set[Link
         found = {}
         for i, word in enumerate(one.tokens):
             head = word.head - 1
-            if i in own or word.upos in CONTENT_EXCLUDED or is_reflexive(word) or head < 0 or not own.get(head):
+            if i in own or word.upos in NOT_CONTENT_UPOS or is_reflexive(word) or head < 0 or not own.get(head):
                 continue
             counterparts = own[head]
             partners = [
