@@ -2,7 +2,7 @@
 
 An aligner that learns from word co-occurrence links a word to the right
 *kind* of word but often to the wrong *instance* of it, and it has no notion
-of what a function word attaches to. Twelve mends, each reading both parses:
+of what a function word attaches to. Thirteen mends, each reading both parses:
 
 1. **Stray articles.** An article translates a determiner, a demonstrative
    or possessive, or the numeral "one" (and, German "des", the preposition
@@ -97,6 +97,16 @@ of what a function word attaches to. Twelve mends, each reading both parses:
     form). An unlinked "would"/"should" is linked to the verb form of its
     verb's translation (the verb or one of its auxiliaries) that is
     conditional or subjunctive, "will"/"shall" to one in the future tense.
+13. **Shared words of another class.** Where two source words hold one
+    target content word, the one of the target's part of speech keeps it:
+    聘請 ("commissioned") also holds the "Tower" of 大廈, and 括 (the end of
+    the name 沈括) the "successfully" of 成功 (zh→en 308, 525). A holder of
+    another class (noun, verb, adjective and adverb, names counted as nouns)
+    that has other words of its own loses it, unless a dictionary confirms
+    the pair. Where the sixth mend needs a word that is the source word's
+    alone, this one applies when every word it holds is shared, and after
+    the mends that add links. Right 8 times out of 9 in the en→es, en→fr and
+    zh→en gold sets (the miss: "upper" and "hand" both hold "avantage").
 """
 
 from __future__ import annotations
@@ -121,10 +131,10 @@ that depends on the verb ("said" ← "I have to ...") does not."""
 def relink(
     source: Sentence, reference: Sentence, links: set[Link], lexicon: Lexicon | None = None
 ) -> tuple[set[Link], int]:
-    """The links after the twelve mends (module docstring), and how many links they changed.
+    """The links after the thirteen mends (module docstring), and how many links they changed.
 
-    ``lexicon`` confirms the links the sixth mend keeps (without one, only identical words and
-    cognates confirm)."""
+    ``lexicon`` confirms the links the sixth and thirteenth mends keep (without one, only
+    identical words and cognates confirm)."""
     before = set(links)
     links = _punctuation(source, reference, set(links))
     links = _stray_articles(source, reference, links)
@@ -138,6 +148,7 @@ def relink(
     links = _auxiliaries_for_auxiliaries(source, reference, links)
     links = _dependents_left_over(source, reference, links, before - links)
     links = _modals_said_by_mood(source, reference, links)
+    links = _shared_by_class(source, reference, links, lexicon or Lexicon())
     return links, len(links ^ before)
 
 
@@ -337,6 +348,28 @@ def _shared_outliers(source: Sentence, reference: Sentence, links: set[Link], le
                     and not lexicon.supports(words[s], translations[t])):
                 links.discard((s, t))
     return links
+
+
+CONTENT_CLASS = {"NOUN": "NOUN", "PROPN": "NOUN", "VERB": "VERB", "ADJ": "ADJ", "ADV": "ADV"}
+"""The content classes the thirteenth mend compares: a name is a noun ("Tower" for 大廈)."""
+
+
+def _shared_by_class(source: Sentence, reference: Sentence, links: set[Link], lexicon: Lexicon) -> set[Link]:
+    words, translations = source.tokens, reference.tokens
+    targets_of, sources_of = _targets_of(links), _sources_of(links)
+    dropped = set()
+    for t, holders in sources_of.items():
+        kind = CONTENT_CLASS.get(translations[t].upos)
+        if kind is None or len(holders) < 2:
+            continue
+        if not any(CONTENT_CLASS.get(words[s].upos) == kind for s in holders):
+            continue
+        for s in holders:
+            other = CONTENT_CLASS.get(words[s].upos)
+            if other is None or other == kind or len(targets_of[s]) < 2 or lexicon.supports(words[s], translations[t]):
+                continue
+            dropped.add((s, t))
+    return links - dropped
 
 
 def _names_found_whole(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:

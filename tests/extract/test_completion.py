@@ -327,6 +327,22 @@ def test_lone_unlinked_dependents_of_linked_heads_are_linked() -> None:
     assert all(t != 16 for _, t in relink(en, es, {(15, 18)})[0])
 
 
+def test_a_shared_target_stays_with_the_holder_of_its_own_class() -> None:
+    """zh→en pair 308: 聘請 ("commissioned") also holds "Tower", which 大廈 holds too: the verb
+    loses the name. Pair 525: 括, the end of the name 沈括, holds "Shen" and the "successfully"
+    of 成功: the name loses the adverb though all its words are shared. A word whose only link
+    is shared, and a pair the dictionary confirms, keep the link."""
+    zh, en = pud("zh", 308), pud("en", 308)
+    assert forms(zh, [5, 6]) == ["大廈", "聘請"] and forms(en, [5, 6]) == ["Tower", "commissioned"]
+    assert about(relink(zh, en, {(5, 5), (6, 5), (6, 6)})[0], {5, 6}) == {(5, 5), (6, 6)}
+    assert about(relink(zh, en, {(5, 5), (6, 5)})[0], {5, 6}) == {(5, 5), (6, 5)}
+    confirmed = relink(zh, en, {(5, 5), (6, 5), (6, 6)}, Lexicon({"聘請": {"tower"}}))[0]
+    assert about(confirmed, {5, 6}) == {(5, 5), (6, 5), (6, 6)}
+    zh, en = pud("zh", 525), pud("en", 525)
+    assert forms(zh, [0, 1, 8]) == ["沈", "括", "成功"] and forms(en, [5, 6]) == ["Shen", "successfully"]
+    assert about(relink(zh, en, {(0, 5), (1, 5), (1, 6), (8, 6)})[0], {0, 1, 8}) == {(0, 5), (1, 5), (8, 6)}
+
+
 def test_an_analytic_comparative_joins_the_adjective_of_a_compared_source_word() -> None:
     """en→fr pair 838: "A significantly higher cost" → "Un coût sensiblement plus élevé": "plus"
     makes the comparative that "higher" says in one word, so the check-point "higher" is "plus
