@@ -119,6 +119,8 @@ class Completion:
             if anchor is None:
                 anchor = _inside_one_translation(tokens, j, sources_of)
             if anchor is None:
+                anchor = _case_of_a_noun_for_a_verb(source.tokens, tokens, j, sources_of)
+            if anchor is None:
                 anchor = _particle_verb(tokens, j, sources_of)
             if anchor is not None:
                 attached[j] = anchor
@@ -166,8 +168,7 @@ def _verb_form_head(
         return None
     relation = token.deprel
     if relation.split(":")[0] == "aux" and relation != "aux:pass":
-        marked = any(key in source[s].feats for s in sources_of[head] for key in MARKED_FEATURES)
-        return head if marked else None
+        return head if any(_carries_form(source[s]) for s in sources_of[head]) else None
     if relation in VERB_FORM_RELATIONS or relation == "aux:pass":
         return head
     if relation == "nsubj" and token.lemma.lower() in IMPERSONAL_LEMMAS:
@@ -279,6 +280,36 @@ def _verb_case(
 
 def _marks(word: Token, head: int) -> bool:
     return word.head - 1 == head and word.deprel.split(":")[0] in ("case", "mark")
+
+
+NOMINAL_SOURCE_UPOS = frozenset({"NOUN", "PROPN", "PRON", "ADJ", "NUM"})
+"""Source words whose translation, a noun, takes its preposition from the source's syntax, not from
+being part of another word's translation."""
+
+
+def _case_of_a_noun_for_a_verb(
+    source: Sequence[Token], tokens: Sequence[Token], j: int, sources_of: dict[int, set[int]]
+) -> int | None:
+    """The noun an unlinked preposition introduces, where that noun translates a preposition or an
+    inflected verb and no nominal word: "Unter Verwendung" for "Using", "Au cours" for "during"
+    (module docstring)."""
+    token = tokens[j]
+    if token.upos != "ADP" or token.deprel.split(":")[0] != "case":
+        return None
+    noun = token.head - 1
+    if noun < 0 or noun not in sources_of or tokens[noun].upos != "NOUN":
+        return None
+    words = [source[s] for s in sources_of[noun]]
+    if any(word.upos in NOMINAL_SOURCE_UPOS for word in words):
+        return None
+    if any(word.upos in PREPOSITION_UPOS or (word.upos == "VERB" and _carries_form(word)) for word in words):
+        return noun
+    return None
+
+
+def _carries_form(word: Token) -> bool:
+    """Whether a source verb carries tense, aspect, mood or a verb form of its own (:data:`MARKED_FEATURES`)."""
+    return any(key in word.feats for key in MARKED_FEATURES)
 
 
 def _inside_one_translation(tokens: Sequence[Token], j: int, sources_of: dict[int, set[int]]) -> int | None:

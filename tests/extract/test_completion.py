@@ -169,7 +169,8 @@ def test_word_inside_one_words_translation_joins_it() -> None:
     en, es = pud("en", 58), pud("es", 58)
     assert forms(es, [2, 3, 4, 5, 6]) == ["Sociedad", "de", "Horticultura", "británica", "recopiló"]
     assert completed(en, es, {(2, 2), (2, 6)}, [2]) == ["Sociedad", "recopiló"]
-    assert completed(en, es, {(2, 4), (2, 6)}, [2]) == ["Horticultura", "británica", "recopiló"]
+    # ("de" comes with "Horticultura", a noun for the verb "collected": a noun-for-verb's preposition)
+    assert completed(en, es, {(2, 4), (2, 6)}, [2]) == ["de", "Horticultura", "británica", "recopiló"]
 
 
 def test_possessive_marker_takes_the_possessors_de() -> None:
@@ -341,6 +342,28 @@ def test_a_shared_target_stays_with_the_holder_of_its_own_class() -> None:
     zh, en = pud("zh", 525), pud("en", 525)
     assert forms(zh, [0, 1, 8]) == ["沈", "括", "成功"] and forms(en, [5, 6]) == ["Shen", "successfully"]
     assert about(relink(zh, en, {(0, 5), (1, 5), (1, 6), (8, 6)})[0], {0, 1, 8}) == {(0, 5), (1, 5), (8, 6)}
+
+
+def test_a_noun_translating_a_verb_or_preposition_takes_its_preposition() -> None:
+    """en→de and en→es pair 525: "Using" → "Unter Verwendung", "Mediante la utilización"; en→fr
+    pair 590: "during" → "Au cours de": the noun is one piece of the word's translation, and so is
+    its preposition (the article stays out, as everywhere). A noun that translates a noun keeps
+    it out ("Technik" for "technique"), and so does one that translates a Chinese verb, which
+    carries no verb form to tell it from a noun (zh→en pair 681: 祈禱 → "prayer", not "in
+    prayer")."""
+    en, de = pud("en", 525), pud("de", 525)
+    assert forms(en, [0, 3]) == ["Using", "technique"] and forms(de, [0, 1, 4]) == ["Unter", "Verwendung", "Technik"]
+    assert completed(en, de, {(0, 1), (3, 4)}, [0]) == ["Unter", "Verwendung"]
+    assert completed(en, de, {(0, 1), (3, 4)}, [3]) == ["Technik"]
+    es = pud("es", 525)
+    assert forms(es, [0, 1, 2]) == ["Mediante", "la", "utilización"]
+    assert completed(en, es, {(0, 2)}, [0]) == ["Mediante", "utilización"]
+    en, fr = pud("en", 590), pud("fr", 590)
+    assert forms(en, [5]) == ["during"] and forms(fr, [0, 2, 3]) == ["À", "cours", "de"]
+    assert completed(en, fr, {(5, 2)}, [5]) == ["À", "cours", "de"]  # "de": the governed preposition
+    zh, en = pud("zh", 681), pud("en", 681)
+    assert forms(zh, [9]) == ["祈禱"] and forms(en, [7, 8]) == ["in", "prayer"]
+    assert completed(zh, en, {(9, 8)}, [9]) == ["prayer"]
 
 
 def test_an_analytic_comparative_joins_the_adjective_of_a_compared_source_word() -> None:
