@@ -21,12 +21,15 @@ embargo", "opted" → "se ha decantado"). Four repairs, in this order:
    dictionary ("unconventional penalties" → "multas poco convencionales"
    linked penalties–convencionales, unconventional–multas), are linked the
    other way round: English puts the adjective before the noun, Spanish
-   mostly after, and an aligner with a monotone prior crosses them.
+   mostly after, and an aligner with a monotone prior crosses them. Tried
+   again after the mends, which can leave such a pair behind.
 3. **Syntactic mends** (:mod:`checkpoints.extract.relink`): stray
    articles, possessive markers, repeated words, pronouns on reflexive
    clitics, auxiliaries and particles of another verb, stray shares of a
-   neighbour's translation, names found whole, auxiliaries for auxiliaries
-   and links across punctuation, read from both parses.
+   neighbour's translation, names found whole, auxiliaries for auxiliaries,
+   links across punctuation, function words out of place, dependents left
+   over, modals said by mood and shared words of another class, read from
+   both parses.
 4. **Fixed expressions.** A reference word the aligner left unlinked joins
    the source words of the word it is bound to by a UD relation that makes
    them one unit of meaning: the rest of a fixed expression (``fixed``, "Sin
@@ -101,6 +104,28 @@ def repair_alignment(
     counts.anchored += len(set(anchors) - links)
     links = kept | set(anchors)
     sure = (sure & links) | set(anchors)
+    _swap_crossed(source, reference, links, sure, lexicon, counts)
+    mended, changed = relink(source, reference, links, lexicon)
+    counts.relinked += changed
+    sure_sources = {s for s, _ in sure}
+    sure = (sure & mended) | {(s, t) for s, t in mended - links if s in sure_sources}
+    links = mended
+    _swap_crossed(source, reference, links, sure, lexicon, counts)
+    bound = _bound_links(source, reference, links)
+    counts.bound += len(bound)
+    sure |= {(s, t) for s, t, base in bound if base in sure}
+    links |= {(s, t) for s, t, _ in bound}
+    return Alignment(frozenset(links), sure=frozenset(sure))
+
+
+def _swap_crossed(
+    source: Sentence, reference: Sentence, links: set[Link], sure: set[Link], lexicon: Lexicon, counts: RepairCounts
+) -> None:
+    """Turn crossed adjective–noun links the right way round, in ``links`` and ``sure``.
+
+    Run before the mends and again after them: a mend that drops a stray link can leave an
+    adjective and its noun each with one crossed link ("legal disputes" → "litiges juridiques",
+    en→fr pair 974, where "legal" also held the article "des" until the first mend dropped it)."""
     for (i, a), (k, b) in _crossed_classes(source, reference, links, lexicon):
         links -= {(i, a), (k, b)}
         links |= {(i, b), (k, a)}
@@ -108,16 +133,6 @@ def repair_alignment(
             sure |= {(i, b), (k, a)}
         sure -= {(i, a), (k, b)}
         counts.swapped += 1
-    mended, changed = relink(source, reference, links, lexicon)
-    counts.relinked += changed
-    sure_sources = {s for s, _ in sure}
-    sure = (sure & mended) | {(s, t) for s, t in mended - links if s in sure_sources}
-    links = mended
-    bound = _bound_links(source, reference, links)
-    counts.bound += len(bound)
-    sure |= {(s, t) for s, t, base in bound if base in sure}
-    links |= {(s, t) for s, t, _ in bound}
-    return Alignment(frozenset(links), sure=frozenset(sure))
 
 
 def _anchors(source: Sentence, reference: Sentence, links: set[Link], lexicon: Lexicon) -> list[Link]:

@@ -366,6 +366,17 @@ def test_a_noun_translating_a_verb_or_preposition_takes_its_preposition() -> Non
     assert completed(zh, en, {(9, 8)}, [9]) == ["prayer"]
 
 
+def test_crossed_adjective_noun_links_left_by_the_mends_are_turned_round() -> None:
+    """en→fr pair 974: "legal disputes" → "litiges juridiques" with "legal" on "litiges" and on the
+    article "des", "disputes" on "juridiques". Only once the first mend drops the stray article
+    is each word's one link crossed, and the repair turns them round after the mends too."""
+    en, fr = pud("en", 974), pud("fr", 974)
+    assert forms(en, [20, 21]) == ["legal", "disputes"] and forms(fr, [23, 24, 25]) == ["des", "litiges", "juridiques"]
+    counts = RepairCounts()
+    repaired = repair_alignment(en, fr, Alignment(frozenset({(20, 23), (20, 24), (21, 25)})), Lexicon(), counts)
+    assert about(set(repaired.links), {20, 21}) == {(20, 25), (21, 24)} and counts.swapped == 1
+
+
 def test_an_analytic_comparative_joins_the_adjective_of_a_compared_source_word() -> None:
     """en→fr pair 838: "A significantly higher cost" → "Un coût sensiblement plus élevé": "plus"
     makes the comparative that "higher" says in one word, so the check-point "higher" is "plus
