@@ -135,6 +135,7 @@ def relink(
 
     ``lexicon`` confirms the links the sixth and thirteenth mends keep (without one, only
     identical words and cognates confirm)."""
+    lexicon = lexicon or Lexicon()
     before = set(links)
     links = _punctuation(source, reference, set(links))
     links = _stray_articles(source, reference, links)
@@ -142,13 +143,13 @@ def relink(
     links = _repeated_words(source, reference, links)
     links = _reflexive_clitics(source, reference, links)
     links = _auxiliaries_of_another_verb(source, reference, links)
-    links = _shared_outliers(source, reference, links, lexicon or Lexicon())
+    links = _shared_outliers(source, reference, links, lexicon)
     links = _names_found_whole(source, reference, links)
     links = _function_words_out_of_place(source, reference, links)
     links = _auxiliaries_for_auxiliaries(source, reference, links)
     links = _dependents_left_over(source, reference, links, before - links)
     links = _modals_said_by_mood(source, reference, links)
-    links = _shared_by_class(source, reference, links, lexicon or Lexicon())
+    links = _shared_by_class(source, reference, links, lexicon)
     return links, len(links ^ before)
 
 
