@@ -44,12 +44,27 @@ def forked_map(work: Callable[[int], R], groups: Sequence[Sequence[int]], jobs: 
     """
     global _work, _groups
     _work, _groups = work, groups
+    pool = multiprocessing.get_context("fork").Pool(processes=min(jobs, len(groups)), initializer=_default_signals)
     try:
-        with multiprocessing.get_context("fork").Pool(processes=min(jobs, len(groups))) as pool:
-            for done in pool.imap_unordered(_run_group, range(len(groups))):
-                yield from done
+        for done in pool.imap_unordered(_run_group, range(len(groups))):
+            yield from done
+        pool.close()  # every worker leaves on its own once the work is done: nothing is signalled
+        pool.join()
     finally:
+        pool.terminate()
         _work, _groups = None, ()
+
+
+def _default_signals() -> None:
+    """Give a forked worker the default SIGTERM and SIGINT handling.
+
+    A worker inherits the parent's handlers, and a library may have installed
+    one in C that logs and locks (Ray's driver does): run in a child forked
+    while another thread held that lock, it waits forever, and so does the
+    pool that signalled the child. Ctrl-C reaches the parent, which stops the pool.
+    """
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_group(group: int) -> list[tuple[int, object | None]]:

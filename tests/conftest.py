@@ -389,10 +389,11 @@ def forked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> b
     return bool(request.param)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def local_cluster() -> Iterator[None]:
-    """A local Ray runtime with two CPUs for the ``--engine ray`` tests: started once (it takes
-    seconds), stopped at the end. Ray is the ``ray`` extra, which CI installs."""
+    """A local Ray runtime with two CPUs for the ``--engine ray`` tests: started once per module
+    (it takes seconds) and stopped after it, so that the rest of the suite does not run, and fork,
+    beside Ray's threads and signal handlers. Ray is the ``ray`` extra, which CI installs."""
     from required_tools import tool_missing
 
     try:

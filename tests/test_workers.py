@@ -85,3 +85,28 @@ def test_a_result_asked_for_twice_is_computed_once(beside: None) -> None:
         first = pending.result()
         assert pending.result() is first and first == [1]
     assert calls == []  # computed in the child only
+
+
+_STUCK_SIGTERM = """
+import os, signal, sys, time
+from checkpoints.workers import forked_map
+
+# A SIGTERM handler that never returns, as a C library's logging handler can when the child was
+# forked while another thread held its lock (Ray's driver installs one).
+signal.signal(signal.SIGTERM, lambda *_: time.sleep(1000))
+squares = dict(forked_map(lambda index: index * index, [[0, 1], [2], [3]], 2))
+for _ in forked_map(lambda index: index, [[0], [1], [2], [3]], 2):
+    break  # a caller that stops early: the pool is torn down while workers wait for work
+print(sorted(squares.items()))
+"""
+
+
+@needs_fork
+def test_forked_workers_do_not_inherit_the_parents_sigterm_handler() -> None:
+    """``meta --jobs`` once hung for an hour in a process that ran Ray: the pool signalled its
+    workers, which ran the handler they had inherited and never left."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _STUCK_SIGTERM], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "[(0, 0), (1, 1), (2, 4), (3, 9)]\n"), done.stderr
