@@ -277,7 +277,8 @@ def test_a_function_word_linked_to_a_content_word_away_from_its_neighbours_loses
     "On a refusé" (for "were denied"); en→de pair 104: "a" of "a pot" to the relative pronoun "die".
     Neither target word is, or is next to, a translation of the article's noun. Dropped, "On" joins
     the passive's translation. "to" of "to keep" on "rester", which its verb also holds, and "among"
-    on "beläuft", which its own dependent "them" also holds, keep their links."""
+    on "beläuft", which its own dependent "them" also holds, keep their links ("them" loses its own
+    to the verb: mend 14)."""
     en, fr = pud("en", 895), pud("fr", 895)
     assert forms(en, [0, 1, 2, 5, 6]) == ["The", "Ottoman", "Empire", "were", "denied"]
     assert forms(fr, [0, 1, 2, 10, 11]) == ["On", "a", "refusé", "Empire", "ottoman"]
@@ -291,7 +292,7 @@ def test_a_function_word_linked_to_a_content_word_away_from_its_neighbours_loses
     assert forms(en, [18, 19, 24, 25]) == ["a", "pot", "among", "them"]
     assert forms(de, [17, 19, 24]) == ["die", "insgesamt", "beläuft"]
     aligned = {(18, 17), (19, 19), (24, 24), (25, 24)}
-    assert relink(en, de, aligned)[0] == aligned - {(18, 17)}
+    assert relink(en, de, aligned)[0] == aligned - {(18, 17), (25, 24)}
 
 
 def test_a_word_loses_a_function_word_away_from_its_other_translation() -> None:
@@ -561,3 +562,37 @@ def test_classifiers_and_names_without_a_counterpart_lose_their_reference() -> N
     name = next(t for t in en.tokens if t.form == "Paire")
     assert no_counterpart(paire, [played]) and not no_counterpart(paire, [name])
     assert not no_counterpart(paire, [])
+
+
+def test_a_pronoun_is_not_said_by_a_noun_verb_or_preposition() -> None:
+    """Mend 14: en→de pair 574 "they" → "behalten", en→fr 681 the second "his" → "pitié", zh→en
+    992 她們 → "above": wrong links an aligner made (the gold leaves them out), dropped even where
+    they are the pronoun's only link. A relative pronoun said by a preposition stays (en→fr 649
+    "whose" → "dont"), and so does a possessive pronoun said by a determiner (681 "his" → "ses")."""
+    en, de = pud("en", 574), pud("de", 574)
+    assert (en.tokens[20].form, de.tokens[29].form) == ("they", "behalten")
+    assert relink(en, de, {(20, 29)})[0] == set()
+    en, fr = pud("en", 681), pud("fr", 681)
+    assert forms(en, [11, 17]) == ["his", "his"] and forms(fr, [14, 19]) == ["ses", "pitié"]
+    assert about(relink(en, fr, {(17, 19), (17, 14)})[0], {17}) == {(17, 14)}
+    zh, en992 = pud("zh", 992), pud("en", 992)
+    assert (zh.tokens[24].form, en992.tokens[32].form) == ("她們", "above")
+    assert relink(zh, en992, {(24, 32)})[0] == set()
+    en, fr = pud("en", 649), pud("fr", 649)
+    assert (en.tokens[12].form, fr.tokens[11].form) == ("whose", "dont")
+    assert relink(en, fr, {(12, 11)})[0] == {(12, 11)}
+    assert relink(en, fr, {(7, 6)})[0] == set()  # "he" → "supposé"
+
+
+def test_an_auxiliary_is_said_by_a_pronoun_only_as_a_reflexive_passive() -> None:
+    """Mend 14: en→es pair 590 "were" (passive) → the "se" of "se ... " is right; pair 47 "had" → "se"
+    and pair 176 "would" → "le" are not."""
+    en, es = pud("en", 590), pud("es", 590)
+    assert (en.tokens[21].deprel, es.tokens[21].form, es.tokens[21].deprel) == ("aux:pass", "se", "expl:pass")
+    assert relink(en, es, {(21, 21)})[0] == {(21, 21)}
+    en, es = pud("en", 47), pud("es", 47)
+    assert (en.tokens[7].form, en.tokens[7].deprel, es.tokens[4].form) == ("had", "aux", "se")
+    assert relink(en, es, {(7, 4)})[0] == set()
+    en, es = pud("en", 176), pud("es", 176)
+    assert (en.tokens[11].form, es.tokens[13].form) == ("would", "le")
+    assert (11, 13) not in relink(en, es, {(11, 13)})[0]
