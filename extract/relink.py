@@ -24,6 +24,11 @@ of what a function word attaches to. Fourteen mends, each reading both parses:
    en"), the aligner may cross the instances. Each instance is given the
    counterpart whose syntactic neighbours (head and dependents) are linked to
    its own neighbours, when that agrees better than the aligner's choice.
+   Where a function word occurs twice in the source and its one translation
+   is held by the instance whose neighbours do not agree, the unlinked
+   instance whose neighbours do takes it ("his piety … his brothers" →
+   "ses frères", en→fr 681; "the" → "l'", 895). This runs after the
+   fourteenth mend, which can free that instance.
 4. **Pronouns on reflexive clitics.** A personal pronoun is not translated by
    a reflexive clitic, which marks a pronominal or passive verb ("he 's
    afforded" → "se le permiten": "he" is "le", not "se"). Such a link moves
@@ -159,6 +164,7 @@ def relink(
     links = _auxiliaries_of_another_verb(source, reference, links)
     links = _shared_outliers(source, reference, links, lexicon)
     links = _pronouns_on_other_kinds(source, reference, links)
+    links = _repeated_source_words(source, reference, links)
     links = _names_found_whole(source, reference, links)
     links = _function_words_out_of_place(source, reference, links)
     links = _auxiliaries_for_auxiliaries(source, reference, links)
@@ -302,6 +308,35 @@ def _repeated_words(source: Sentence, reference: Sentence, links: set[Link]) -> 
                     links.discard((other, k))
                     links.add((other, j))
                 break
+    return links
+
+
+REPEATED_FUNCTION_UPOS = frozenset({"DET", "PRON", "ADP", "AUX", "CCONJ", "SCONJ"})
+"""Function words the third mend's other direction moves. Not particles: the Chinese 的 occurs
+in most sentences, several times, and its neighbours do not tell its instances apart."""
+
+
+def _repeated_source_words(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:
+    """The third mend's other direction: two source instances of a function word, one translation."""
+    words = source.tokens
+    instances: dict[str, list[int]] = defaultdict(list)
+    for i, token in enumerate(words):
+        if token.upos in REPEATED_FUNCTION_UPOS:
+            instances[_key(token)].append(i)
+    for group in instances.values():
+        for i in group if len(group) > 1 else ():
+            targets_of, sources_of = _targets_of(links), _sources_of(links)
+            current = targets_of.get(i, set())
+            if len(current) != 1 or sources_of.get(next(iter(current))) != {i}:
+                continue
+            (j,) = current
+            free = [k for k in group if k != i and not targets_of.get(k)]
+            if not free:
+                continue
+            best = max(free, key=lambda k: _agreement(source, reference, targets_of, k, j))
+            if _agreement(source, reference, targets_of, best, j) > _agreement(source, reference, targets_of, i, j):
+                links.discard((i, j))
+                links.add((best, j))
     return links
 
 

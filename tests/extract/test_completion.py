@@ -596,3 +596,17 @@ def test_an_auxiliary_is_said_by_a_pronoun_only_as_a_reflexive_passive() -> None
     en, es = pud("en", 176), pud("es", 176)
     assert (en.tokens[11].form, es.tokens[13].form) == ("would", "le")
     assert (11, 13) not in relink(en, es, {(11, 13)})[0]
+
+
+def test_the_instance_of_a_repeated_function_word_whose_neighbours_agree_takes_its_translation() -> None:
+    """Mend 3, other direction: en→fr pair 681 "his piety … his brothers" → "ses frères": the aligner
+    gave "ses" to the first "his", whose noun is not translated; the second, whose "brothers" is
+    "frères", takes it. Only an unlinked instance takes it."""
+    en, fr = pud("en", 681), pud("fr", 681)
+    assert forms(en, [11, 12, 17, 18]) == ["his", "piety", "his", "brothers"]
+    assert forms(fr, [14, 15, 19]) == ["ses", "frères", "pitié"]
+    assert about(relink(en, fr, {(11, 14), (18, 15)})[0], {11, 17, 18}) == {(17, 14), (18, 15)}
+    # eflomal's links: the second "his" on "pitié", which mend 14 drops first
+    assert about(relink(en, fr, {(11, 14), (17, 19), (18, 15)})[0], {11, 17, 18}) == {(17, 14), (18, 15)}
+    # the second "his" on the determiner "aucune": not free, so "ses" stays where it was
+    assert (11, 14) in relink(en, fr, {(11, 14), (17, 18), (18, 15)})[0]
