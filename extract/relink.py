@@ -323,8 +323,8 @@ def _repeated_source_words(source: Sentence, reference: Sentence, links: set[Lin
     for i, token in enumerate(words):
         if token.upos in REPEATED_FUNCTION_UPOS:
             instances[_key(token)].append(i)
-    for group in instances.values():
-        for i in group if len(group) > 1 else ():
+    for group in (group for group in instances.values() if len(group) > 1):
+        for i in group:
             targets_of, sources_of = _targets_of(links), _sources_of(links)
             current = targets_of.get(i, set())
             if len(current) != 1 or sources_of.get(next(iter(current))) != {i}:
