@@ -40,7 +40,10 @@ that word is in (:meth:`Completion.complete`):
 * **inside one word's translation**: the words between two words linked to
   the same single source word, and to nothing else, attach to them, when
   they are one word ("comic book artist" for 漫畫家) or function words only
-  ("Pays de Galles" for "Wales").
+  ("Pays de Galles" for "Wales");
+* **a pronoun's article**: the article of a relative, possessive or
+  indefinite pronoun joins the pronoun ("which" → "la cual", "what" → "lo
+  que", "one of" → "l'un des"): it is part of the pronoun's form.
 
 What stays out. **Articles** the target adds to a noun: the one rule, measured
 both ways on the hand-aligned PUD dev pairs (three eflomal builds each,
@@ -122,6 +125,8 @@ class Completion:
                 anchor = _case_of_a_noun_for_a_verb(source.tokens, tokens, j, sources_of)
             if anchor is None:
                 anchor = _particle_verb(tokens, j, sources_of)
+            if anchor is None:
+                anchor = _article_of_a_pronoun(tokens, j, sources_of)
             if anchor is not None:
                 attached[j] = anchor
         return cls(attached)
@@ -305,6 +310,20 @@ def _case_of_a_noun_for_a_verb(
     if any(word.upos in PREPOSITION_UPOS or (word.upos == "VERB" and _carries_form(word)) for word in words):
         return noun
     return None
+
+
+def _article_of_a_pronoun(tokens: Sequence[Token], j: int, sources_of: dict[int, set[int]]) -> int | None:
+    """The pronoun an unlinked article belongs to: a relative, possessive or indefinite pronoun
+    that the target says with an article, where the source has one word ("which" → "la cual",
+    "what" → "lo que", "hers" → "la suya", "one" → "l'un"). Unlike a noun's article, it is part
+    of the pronoun's form, not a choice of the translation. Only articles: "todos los cuales"
+    keeps "todos", which translates "all"."""
+    token = tokens[j]
+    head = token.head - 1
+    if token.deprel != "det" or head < 0 or head not in sources_of or tokens[head].upos != "PRON":
+        return None
+    article = token.feats.get("PronType") == "Art" or token.upos == "PRON"  # Spanish PUD tags the neuter "lo" PRON
+    return head if article else None
 
 
 def _carries_form(word: Token) -> bool:

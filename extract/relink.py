@@ -2,7 +2,7 @@
 
 An aligner that learns from word co-occurrence links a word to the right
 *kind* of word but often to the wrong *instance* of it, and it has no notion
-of what a function word attaches to. Fourteen mends, each reading both parses:
+of what a function word attaches to. Fifteen mends, each reading both parses:
 
 1. **Stray articles.** An article translates a determiner, a demonstrative
    or possessive, or the numeral "one" (and, German "des", the preposition
@@ -126,11 +126,25 @@ of what a function word attaches to. Fourteen mends, each reading both parses:
     "were" → "leur" are wrong 8 times out of 8. Such links are dropped, a
     word's only link included, after the sixth mend: a word such a pronoun
     shared ("leur" of "were" and "scrupulously") stays a share there.
+15. **Negations.** A negation is one word in English and often two in the
+    target ("not" → "n'… pas", "n'… jamais"); the gold links both parts
+    ("not" → "n'… jamais", "n’… pas" in en→fr 176, 275), an aligner mostly
+    one. An unlinked negative particle whose head has a second negative word
+    (``Polarity=Neg``, or a negative pronoun "aucun", "rien") linked to a
+    source negation takes that link too. And where the aligner left both a
+    source negation and the target's unlinked ("isn't always alone" → "no
+    está siempre solo", "Not long ago" → "No hace mucho": 10 such English
+    negations in the en→es PUD, 11 in en→fr), they are linked when the
+    target's negates the clause the source's does (a word around one,
+    its head, the head's head or another dependent of it, is linked to a
+    word around the other) and no other free negation there does, one
+    clause per source negation.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 from checkpoints.extract.completion import is_reflexive
 from checkpoints.extract.lexicon import Lexicon
@@ -150,7 +164,7 @@ that depends on the verb ("said" ← "I have to ...") does not."""
 def relink(
     source: Sentence, reference: Sentence, links: set[Link], lexicon: Lexicon | None = None
 ) -> tuple[set[Link], int]:
-    """The links after the fourteen mends (module docstring), and how many links they changed.
+    """The links after the fifteen mends (module docstring), and how many links they changed.
 
     ``lexicon`` confirms the links the sixth and thirteenth mends keep (without one, only
     identical words and cognates confirm)."""
@@ -170,6 +184,7 @@ def relink(
     links = _auxiliaries_for_auxiliaries(source, reference, links)
     links = _dependents_left_over(source, reference, links, before - links)
     links = _modals_said_by_mood(source, reference, links)
+    links = _negations(source, reference, links)
     links = _shared_by_class(source, reference, links, lexicon)
     return links, len(links ^ before)
 
@@ -573,6 +588,57 @@ def _modals_said_by_mood(source: Sentence, reference: Sentence, links: set[Link]
         if matching:
             anchor = min(targets_of[verb])
             added.add((i, min(matching, key=lambda j: (not _is_auxiliary(translations[j]), abs(j - anchor)))))
+    return links | added
+
+
+def is_negation(token: Token) -> bool:
+    """A negative particle or adverb ("not", "n't", "no", "ne", "pas", "nicht", 不), or a negative
+    determiner or pronoun ("kein", "aucun", "rien") that can be the second part of a negation."""
+    if token.upos in ("PART", "ADV"):
+        return token.feats.get("Polarity") == "Neg"
+    return token.upos in ("DET", "PRON") and token.feats.get("PronType") == "Neg"
+
+
+def _neighbourhood(tokens: Sequence[Token], index: int, *, wide: bool) -> set[int]:
+    """A word's head and the head's other dependents: the clause a negation negates; ``wide``
+    adds the head's head (a negation of an adverb, "Not long ago", negates the clause above)."""
+    head = tokens[index].head - 1
+    if head < 0:
+        return set()
+    near = {head} | {k for k, token in enumerate(tokens) if token.head - 1 == head and k != index}
+    if wide and tokens[head].head > 0:
+        near.add(tokens[head].head - 1)
+    return near
+
+
+def _negations(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:
+    words, translations = source.tokens, reference.tokens
+    sources_of = _sources_of(links)
+    targets_of = _targets_of(links)
+    unlinked = [t for t, token in enumerate(translations) if is_negation(token) and t not in sources_of]
+    if not unlinked:
+        return links
+    added: set[Link] = set()
+    for t in unlinked:  # the other part of a linked negation: "n'" of "n'… jamais" for "not"
+        head = translations[t].head - 1
+        for other, token in enumerate(translations):
+            if other != t and token.head - 1 == head and is_negation(token):
+                added |= {(s, t) for s in sources_of.get(other, ()) if is_negation(words[s])}
+    held = {t for _, t in added}
+    free = [s for s, word in enumerate(words) if is_negation(word) and word.upos != "DET" and s not in targets_of]
+    for wide in (False, True):  # the clause itself first; the clause above only for what is left
+        candidates: dict[int, list[int]] = defaultdict(list)  # target negation → the free ones of its clause
+        for s in free:
+            clause = {n for k in _neighbourhood(words, s, wide=wide) for n in targets_of.get(k, ())}
+            for t in unlinked:
+                if t not in held and clause & _neighbourhood(translations, t, wide=wide):
+                    candidates[t].append(s)
+        for s in free:
+            own = [t for t, sources in candidates.items() if sources == [s]]
+            if len({translations[t].head for t in own}) == 1:  # the parts of one negation, of one clause
+                added |= {(s, t) for t in own}
+                held.update(own)
+        free = [s for s in free if all(source != s for source, _ in added)]
     return links | added
 
 

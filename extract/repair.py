@@ -28,8 +28,9 @@ embargo", "opted" → "se ha decantado"). Four repairs, in this order:
    clitics, auxiliaries and particles of another verb, stray shares of a
    neighbour's translation, names found whole, auxiliaries for auxiliaries,
    links across punctuation, function words out of place, dependents left
-   over, modals said by mood, shared words of another class and pronouns
-   said by words of another kind, read from both parses.
+   over, modals said by mood, shared words of another class, pronouns
+   said by words of another kind and the parts of a negation, read from both
+   parses.
 4. **Fixed expressions.** A reference word the aligner left unlinked joins
    the source words of the word it is bound to by a UD relation that makes
    them one unit of meaning: the rest of a fixed expression (``fixed``, "Sin

@@ -207,7 +207,8 @@ def test_repeated_words_take_the_instance_their_neighbours_agree_on() -> None:
     assert forms(es, [11, 12, 15, 16]) == ["su", "hermano", "su", "devoción"]
     crossed = {(11, 11), (17, 15), (12, 16), (18, 12)}
     links, changed = relink(en, es, crossed)
-    assert links == {(11, 15), (17, 11), (12, 16), (18, 12)} and changed == 4
+    # the fifteenth mend also links "not" of "did not" to "no" (14 → 13), which nothing linked
+    assert links == {(11, 15), (17, 11), (12, 16), (18, 12), (14, 13)} and changed == 5
     # where the aligner's choice agrees with the parses, nothing moves
     assert relink(en, es, links)[0] == links
 
@@ -610,3 +611,54 @@ def test_the_instance_of_a_repeated_function_word_whose_neighbours_agree_takes_i
     assert about(relink(en, fr, {(11, 14), (17, 19), (18, 15)})[0], {11, 17, 18}) == {(17, 14), (18, 15)}
     # the second "his" on the determiner "aucune": not free, so "ses" stays where it was
     assert (11, 14) in relink(en, fr, {(11, 14), (17, 18), (18, 15)})[0]
+
+
+def test_article_of_a_relative_or_indefinite_pronoun_joins_it() -> None:
+    """en→es pair 69: "which it annexed" → "la cual se anexionó": "la" is part of the relative
+    pronoun, where the article of a noun stays out ("las acciones" for "actions"); en→fr pair
+    340: "one of my good buddies" → "l'un de mes bons copains"."""
+    en, es = pud("en", 69), pud("es", 69)
+    assert (en.tokens[12].form, *forms(es, [14, 15])) == ("which", "la", "cual")
+    assert completed(en, es, {(12, 15), (14, 17)}, [12]) == ["la", "cual"]
+    assert (en.tokens[8].form, *forms(es, [7, 8])) == ("actions", "las", "acciones")
+    assert completed(en, es, {(8, 8)}, [8]) == ["acciones"]
+    en, fr = pud("en", 340), pud("fr", 340)
+    one = [t.form for t in en.tokens].index("one")
+    un = [t.form for t in fr.tokens].index("un")
+    assert fr.tokens[un - 1].form == "l’"
+    assert completed(en, fr, {(one, un)}, [one]) == ["l’", "un"]
+    # en→es pair 449: "all of which" → "todos los cuales": the quantifier translates "all", not "which"
+    en, es = pud("en", 449), pud("es", 449)
+    assert (*forms(en, [24, 26]), *forms(es, [23, 24, 25])) == ("all", "which", "todos", "los", "cuales")
+    assert completed(en, es, {(26, 25)}, [26]) == ["los", "cuales"]
+
+
+def test_both_parts_of_a_negation_translate_the_source_negation() -> None:
+    """en→fr pair 275: "have not benefited" → "n’ont pas bénéficié": the gold links "not" to "n’"
+    and "pas"; an aligner that linked "pas" alone gets "n’" added."""
+    en, fr = pud("en", 275), pud("fr", 275)
+    assert (en.tokens[5].form, *forms(fr, [4, 6])) == ("not", "n’", "pas")
+    links, _ = relink(en, fr, {(5, 6), (6, 7), (4, 5)})
+    assert about(links, {5}) == {(5, 4), (5, 6)}
+
+
+def test_unlinked_negations_of_one_clause_are_linked() -> None:
+    """en→es pair 730: "Not long ago" → "No hace mucho", both negations left unlinked: "Not" negates
+    "long", whose head "ago" is "hace", the head of "No"."""
+    en, es = pud("en", 730), pud("es", 730)
+    assert (en.tokens[0].form, es.tokens[0].form) == ("Not", "No")
+    links, _ = relink(en, es, {(1, 2), (2, 1), (5, 4)})
+    assert about(links, {0}) == {(0, 0)}
+    # nothing around "Not" is linked to anything around "No": no evidence that they negate one clause
+    links, _ = relink(en, es, {(5, 4)})
+    assert about(links, {0}) == set()
+
+
+def test_each_negation_takes_the_parts_of_its_own_clause() -> None:
+    """en→fr pair 803: "If somebody can't handle ..., they can't handle ..." → "Quelqu'un qui ne peut
+    pas gérer ... ne peut pas disposer ...": each "n't" takes the "ne … pas" of its own clause,
+    although each clause is also next to the other's."""
+    en, fr = pud("en", 803), pud("fr", 803)
+    assert forms(en, [4, 12]) == ["n't", "n't"] and forms(fr, [3, 5, 10, 12]) == ["ne", "pas", "ne", "pas"]
+    links, _ = relink(en, fr, {(3, 4), (11, 11), (5, 6), (13, 13)})
+    assert about(links, {4, 12}) == {(4, 3), (4, 5), (12, 10), (12, 12)}
