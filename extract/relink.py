@@ -130,7 +130,8 @@ of what a function word attaches to. Fifteen mends, each reading both parses:
     target ("not" → "n'… pas", "n'… jamais"); the gold links both parts
     ("not" → "n'… jamais", "n’… pas" in en→fr 176, 275), an aligner mostly
     one. An unlinked negative particle whose head has a second negative word
-    (``Polarity=Neg``, or a negative pronoun "aucun", "rien") linked to a
+    (``Polarity=Neg``, or a negative determiner or pronoun: "rien", "aucun"
+    of "aucun soldat n'avait été" for "no soldier had been") linked to a
     source negation takes that link too. And where the aligner left both a
     source negation and the target's unlinked ("isn't always alone" → "no
     está siempre solo", "Not long ago" → "No hace mucho": 10 such English
@@ -619,10 +620,11 @@ def _negations(source: Sentence, reference: Sentence, links: set[Link]) -> set[L
     if not unlinked:
         return links
     added: set[Link] = set()
-    for t in unlinked:  # the other part of a linked negation: "n'" of "n'… jamais" for "not"
+    for t in unlinked:  # the other part of a linked negation: "n'" of "n'… jamais" for "not", of "aucun soldat n'" for "no"
         head = translations[t].head - 1
         for other, token in enumerate(translations):
-            if other != t and token.head - 1 == head and is_negation(token):
+            governor = token.head - 1
+            if other != t and is_negation(token) and governor >= 0 and head in (governor, translations[governor].head - 1):
                 added |= {(s, t) for s in sources_of.get(other, ()) if is_negation(words[s])}
     held = {t for _, t in added}
     free = [s for s, word in enumerate(words) if is_negation(word) and word.upos != "DET" and s not in targets_of]

@@ -640,6 +640,12 @@ def test_both_parts_of_a_negation_translate_the_source_negation() -> None:
     assert (en.tokens[5].form, *forms(fr, [4, 6])) == ("not", "n’", "pas")
     links, _ = relink(en, fr, {(5, 6), (6, 7), (4, 5)})
     assert about(links, {5}) == {(5, 4), (5, 6)}
+    # pair 509: "where no Egyptian soldier had been" → "où aucun soldat égyptien n'avait été": the
+    # other part is the determiner of the verb's subject
+    en, fr = pud("en", 509), pud("fr", 509)
+    assert (en.tokens[18].form, *forms(fr, [19, 22])) == ("no", "aucun", "n'")
+    links, _ = relink(en, fr, {(18, 19), (20, 20), (22, 24)})
+    assert about(links, {18}) == {(18, 19), (18, 22)}
 
 
 def test_unlinked_negations_of_one_clause_are_linked() -> None:
