@@ -668,3 +668,17 @@ def test_each_negation_takes_the_parts_of_its_own_clause() -> None:
     assert forms(en, [4, 12]) == ["n't", "n't"] and forms(fr, [3, 5, 10, 12]) == ["ne", "pas", "ne", "pas"]
     links, _ = relink(en, fr, {(3, 4), (11, 11), (5, 6), (13, 13)})
     assert about(links, {4, 12}) == {(4, 3), (4, 5), (12, 10), (12, 12)}
+
+
+def test_a_determiner_is_not_said_by_the_determiner_of_another_noun() -> None:
+    """en→fr pair 219: "this one woman's face" → "le visage d'une femme": "this" determines
+    "woman", whose translation is "femme", while "le" determines "visage", the translation of
+    "face"; the link "this" → "le" is dropped, the translation leaves "this" out."""
+    en, fr = pud("en", 219), pud("fr", 219)
+    assert forms(en, [10, 11, 12, 13, 14]) == ["this", "one", "woman", "’s", "face"]
+    assert forms(fr, [13, 14, 15, 16, 17]) == ["le", "visage", "d'", "une", "femme"]
+    links, _ = relink(en, fr, {(10, 13), (11, 16), (12, 17), (13, 15), (14, 14)})
+    assert about(links, {10, 11}) == {(11, 16)}
+    # the determiner of the same noun stays: "one woman" → "une femme"
+    links, _ = relink(en, fr, {(10, 16), (12, 17), (14, 14)})
+    assert about(links, {10}) == {(10, 16)}
