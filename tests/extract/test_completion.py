@@ -682,3 +682,20 @@ def test_a_determiner_is_not_said_by_the_determiner_of_another_noun() -> None:
     # the determiner of the same noun stays: "one woman" → "une femme"
     links, _ = relink(en, fr, {(10, 16), (12, 17), (14, 14)})
     assert about(links, {10}) == {(10, 16)}
+
+
+def test_a_dependent_linked_to_its_heads_translation_takes_the_word_of_its_own_class() -> None:
+    """en→fr pair 758: "clearly shows" → "illustre bien", linked clearly–illustre and
+    shows–illustre, shows–bien: "clearly" takes "bien", which depends on "illustre" and is an
+    adverb like it, and "shows" keeps "illustre" alone."""
+    en, fr = pud("en", 758), pud("fr", 758)
+    assert forms(en, [2, 3]) == ["clearly", "shows"] and forms(fr, [2, 3]) == ["illustre", "bien"]
+    counts = RepairCounts()
+    repaired = repair_alignment(en, fr, Alignment(frozenset({(1, 1), (2, 2), (3, 2), (3, 3)})), Lexicon(), counts)
+    assert about(set(repaired.links), {2, 3}) == {(2, 3), (3, 2)} and counts.swapped == 1
+    # where a dictionary says "illustre" translates "clearly", nothing is swapped
+    lexicon = Lexicon()
+    lexicon.add("clearly", "illustre")
+    counts = RepairCounts()
+    repaired = repair_alignment(en, fr, Alignment(frozenset({(1, 1), (2, 2), (3, 2), (3, 3)})), lexicon, counts)
+    assert (2, 2) in repaired.links and (2, 3) not in repaired.links and counts.swapped == 0

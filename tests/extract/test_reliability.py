@@ -141,9 +141,14 @@ def test_crossed_adjective_and_noun_are_swapped(demo_dir: Path) -> None:
     counts = RepairCounts()
     kept = repair_alignment(en, es, crossed, vouching, counts)
     assert (13, 17) in kept.links and counts.swapped == 0
-    # links that are not one to one are left alone
+    # crossed the other way, "soft" linked only to "blanco", which "target" also holds beside
+    # "fácil": "soft" takes "fácil", the adjective that depends on "blanco"
     shared = Alignment(frozenset({(12, 16), (13, 17), (13, 16)}))
-    assert repair_alignment(en, es, shared, Lexicon(), RepairCounts()).links >= shared.links
+    repaired = repair_alignment(en, es, shared, Lexicon(), RepairCounts())
+    assert repaired.targets_of([12]) == [17] and repaired.targets_of([13]) == [16]
+    # without a word of the adjective's class beside the shared one, nothing moves
+    both = Alignment(frozenset({(12, 16), (13, 16)}))
+    assert repair_alignment(en, es, both, Lexicon(), RepairCounts()).targets_of([12]) == [16]
 
 
 def test_fixed_expressions_and_clitics_join_their_word(demo_dir: Path) -> None:
