@@ -66,7 +66,11 @@ of what a function word attaches to. Sixteen mends, each reading both parses:
    verb has auxiliaries). Where the verb has both a tense and a passive auxiliary
    ("had been used"), each takes only a marker of its own kind (被 for the
    passive); one left over joins its verb by
-   :mod:`checkpoints.extract.completion`.
+   :mod:`checkpoints.extract.completion`. Likewise an unlinked copula
+   translates the unlinked copula of its predicate's source word ("his
+   candidature was invalid" → "seine Kandidatur ungültig sei"): 37 pairs
+   of the en→de PUD suite have such a pair left unlinked, where the gold
+   links every copula it has to a copula.
 9. **Punctuation.** Punctuation translates punctuation: a link between a
    punctuation mark and a word ("flock" → ",", "，" → "routes") is dropped,
    except a list comma for a conjunction (Chinese "、" is "and"). In the four
@@ -540,6 +544,19 @@ def _auxiliaries_for_auxiliaries(source: Sentence, reference: Sentence, links: s
         if candidates:
             anchor = min(sources_of[verb])
             chosen = min(candidates, key=lambda s: ((words[s].deprel == "aux:pass") != passive, abs(s - anchor)))
+            links.add((chosen, t))
+            taken.add(chosen)
+    for t, token in enumerate(translations):  # a copula for a copula: "was invalid" → "ungültig sei"
+        predicate = token.head - 1
+        if token.deprel != "cop" or t in sources_of or predicate < 0 or not sources_of.get(predicate):
+            continue
+        candidates = [
+            s for s, word in enumerate(words)
+            if word.deprel == "cop" and word.head - 1 in sources_of[predicate] and s not in targets_of and s not in taken
+        ]
+        if candidates:
+            anchor = min(sources_of[predicate])
+            chosen = min(candidates, key=lambda s: abs(s - anchor))
             links.add((chosen, t))
             taken.add(chosen)
     return links

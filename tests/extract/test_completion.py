@@ -699,3 +699,15 @@ def test_a_dependent_linked_to_its_heads_translation_takes_the_word_of_its_own_c
     counts = RepairCounts()
     repaired = repair_alignment(en, fr, Alignment(frozenset({(1, 1), (2, 2), (3, 2), (3, 3)})), lexicon, counts)
     assert (2, 2) in repaired.links and (2, 3) not in repaired.links and counts.swapped == 0
+
+
+def test_an_unlinked_copula_translates_the_unlinked_copula_of_its_predicate() -> None:
+    """en→de pair 679: "that his candidature was invalid" → "dass seine Kandidatur ungültig sei",
+    "was" and "sei" both left unlinked: the copula of "ungültig" translates the copula of
+    "invalid"; with no copula left in the source, "sei" stays unlinked."""
+    en, de = pud("en", 679), pud("de", 679)
+    assert forms(en, [17, 18]) == ["was", "invalid"] and forms(de, [20, 21]) == ["ungültig", "sei"]
+    links, _ = relink(en, de, {(16, 19), (18, 20)})
+    assert about(links, {17}) == {(17, 21)}
+    links, _ = relink(en, de, {(16, 19), (18, 20), (17, 19)})
+    assert (17, 21) not in links and not any(t == 21 for _, t in links)
