@@ -34,7 +34,9 @@ And per category, pooled over systems, whether its scores can be trusted:
   Pronoun score should track pronoun errors, not all errors.
 
 Figures computed from fewer than :data:`MIN_RELIABLE` check-points carry a
-warning.
+warning: fewer distinct check-points of the category (13 systems scoring the
+same 14 check-points are still 14 check-points), or fewer missed or matched
+ones pooled over the systems.
 """
 
 from __future__ import annotations
@@ -255,6 +257,8 @@ class CategoryValidity:
     pearson_p: float | None
     kendall: float | None
     kendall_p: float | None
+    checkpoints: int = 0
+    """Distinct check-points behind the row: ``missed`` and ``matched`` count each once per system."""
 
     @property
     def p_missed(self) -> float | None:
@@ -272,6 +276,8 @@ class CategoryValidity:
     def warnings(self) -> list[str]:
         """What makes a figure of this row unreliable."""
         notes = []
+        if self.checkpoints < MIN_RELIABLE:
+            notes.append(f"every figure from {self.checkpoints} check-points (< {MIN_RELIABLE}), however many systems")
         if self.missed < MIN_RELIABLE:
             notes.append(f"P(error | missed) from {self.missed} check-points (< {MIN_RELIABLE})")
         if self.matched < MIN_RELIABLE:
@@ -281,7 +287,7 @@ class CategoryValidity:
     def to_json(self) -> dict[str, Any]:
         low, high = self.lift_interval
         return {
-            "category": self.category, "missed": self.missed, "matched": self.matched,
+            "category": self.category, "checkpoints": self.checkpoints, "missed": self.missed, "matched": self.matched,
             "missed_in_error": self.missed_in_error, "matched_in_error": self.matched_in_error,
             "p_error_missed": _round(self.p_missed), "p_error_matched": _round(self.p_matched),
             "lift": _round(self.lift), "lift_interval": [_round(low), _round(high)],
@@ -385,14 +391,17 @@ def category_validity(
     code = {name: number for number, name in enumerate(view.categories)}
     categories = np.array([code[name] for name in view.category], dtype=np.int64)
     counts = np.zeros((pairs, len(names), 4))  # missed, missed in error, matched, matched in error
+    counted = np.zeros(len(categories), dtype=bool)  # check-points that count for some system
     for outcome in outcomes:
         used = outcome.rated & outcome.linked
+        counted |= used
         column = np.where(outcome.missed, 0, 2)
         errors = outcome.in_error.astype(np.float64)
         for rows in (categories, np.full(len(categories), len(names) - 1)):
             np.add.at(counts, (view.position[used], rows[used], column[used]), 1.0)
             np.add.at(counts, (view.position[used], rows[used], column[used] + 1), errors[used])
     totals = counts.sum(axis=0)
+    distinct = [*np.bincount(categories[counted], minlength=len(view.categories)).tolist(), int(counted.sum())]
     low, high = _lift_intervals(counts, seed, samples)
     rows = []
     for number, name in enumerate(names):
@@ -407,7 +416,7 @@ def category_validity(
         missed, missed_error, matched, matched_error = (round(float(value)) for value in totals[number])
         rows.append(
             CategoryValidity(name, missed, matched, missed_error, matched_error, (low[number], high[number]),
-                             pearson, pearson_p, kendall, kendall_p)
+                             pearson, pearson_p, kendall, kendall_p, checkpoints=distinct[number])
         )
     return rows
 

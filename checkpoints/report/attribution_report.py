@@ -20,7 +20,8 @@ READING = (
     "P(error | missed) / P(error | matched): share of linked check-points overlapping a rated error among those "
     "the system missed / matched; lift: their ratio with its 95% bootstrap interval (1 = a miss says nothing); "
     "r, tau: Pearson and Kendall over systems of the category score with the MQM penalty attributed to the "
-    f"category (negated: higher is better). ! marks a share from fewer than {MIN_RELIABLE} check-points."
+    f"category (negated: higher is better). ! marks a figure from fewer than {MIN_RELIABLE} check-points (check-points: "
+    "distinct check-points of the category; missed, matched: pooled over the systems)."
 )
 ERRORS_READING = (
     "errors per 100 check-points (each error once per check-point it overlaps, divided by the segment's raters), "
@@ -28,7 +29,7 @@ ERRORS_READING = (
     "check-points with no linked output word."
 )
 VALIDITY_COLUMNS = (
-    "category", "missed", "matched", "p_error_missed", "p_error_matched", "lift", "lift_low", "lift_high",
+    "category", "checkpoints", "missed", "matched", "p_error_missed", "p_error_matched", "lift", "lift_low", "lift_high",
     "pearson", "pearson_p", "kendall", "kendall_p",
 )
 ERROR_COLUMNS = ("system", "category", "checkpoints", "errors_per_100", "major_per_100", "minor_per_100",
@@ -46,16 +47,19 @@ def _validity_table(result: Attribution) -> Table:
               f"{100 * result.words_in_errors:.1f}% of the output words lie in a rated error span",
         caption=READING + f"\n{result.signature}", caption_justify="left",
     )
-    for header in ("category", "missed", "matched", "P(error|missed)", "P(error|matched)", "lift [95%]", "r", "tau"):
+    headers = ("category", "check-points", "missed", "matched", "P(error|missed)", "P(error|matched)", "lift [95%]",
+               "r", "tau")
+    for header in headers:
         table.add_column(header, justify="left" if header == "category" else "right")
     for row in result.validity:
         low, high = row.lift_interval
         interval = f" [{low:.2f}, {high:.2f}]" if low is not None and high is not None else ""
+        few = " !" if row.checkpoints < MIN_RELIABLE else ""
         table.add_row(
-            row.category, str(row.missed), str(row.matched),
-            _share(row.p_missed, row.missed), _share(row.p_matched, row.matched),
-            ("–" if row.lift is None else f"{row.lift:.2f}") + interval,
-            _number(row.pearson), _number(row.kendall),
+            row.category, str(row.checkpoints) + few, str(row.missed), str(row.matched),
+            _share(row.p_missed, min(row.missed, row.checkpoints)), _share(row.p_matched, min(row.matched, row.checkpoints)),
+            ("–" if row.lift is None else f"{row.lift:.2f}") + interval + few,
+            _number(row.pearson) + few, _number(row.kendall) + few,
             style="bold" if row.category == ALL else None,
         )
     return table
@@ -98,7 +102,7 @@ def attribution_csv(result: Attribution) -> str:
     for row in result.validity:
         data = row.to_json()
         low, high = data["lift_interval"]
-        writer.writerow([data["category"], data["missed"], data["matched"], data["p_error_missed"],
+        writer.writerow([data["category"], data["checkpoints"], data["missed"], data["matched"], data["p_error_missed"],
                          data["p_error_matched"], data["lift"], low, high, data["pearson"], data["pearson_p"],
                          data["kendall"], data["kendall_p"]])
     writer.writerow([])

@@ -101,8 +101,20 @@ def test_validity_counts_linked_checkpoints_only():
     # all: missed {c0: error}, matched {c1: none, c2: error} → 1.0 / 0.5 = 2
     assert (rows[ALL].p_missed, rows[ALL].p_matched, rows[ALL].lift) == (1.0, 0.5, 2.0)
     assert rows[ALL].pearson is None  # one system: no correlation
+    assert rows[ALL].checkpoints == 3 and rows["Verb"].checkpoints == 1  # c3, unlinked, counts for no row
     assert rows[ALL].warnings == [
+        "every figure from 3 check-points (< 30), however many systems",
         "P(error | missed) from 1 check-points (< 30)", "P(error | matched) from 2 check-points (< 30)"]
+
+
+def test_many_systems_scoring_few_checkpoints_still_carry_a_warning():
+    """40 systems over the same three linked check-points pool 40 misses and 80 matches: enough
+    for each share, yet every figure rests on three check-points."""
+    rows = {row.category: row for row in category_validity([outcome(f"S{n}") for n in range(40)], VIEW, pairs=2,
+                                                           samples=200)}
+    assert (rows[ALL].missed, rows[ALL].matched, rows[ALL].checkpoints) == (40, 80, 3)
+    assert rows[ALL].warnings == ["every figure from 3 check-points (< 30), however many systems"]
+    assert rows[ALL].to_json()["checkpoints"] == 3
 
 
 def test_category_correlates_with_its_own_attributed_penalty():

@@ -140,7 +140,7 @@ CP.attributionSection = function (attribution) {
   signature.appendChild(CP.el("code", null, attribution.signature));
   section.appendChild(signature);
   var table = CP.table("Missed and matched check-points inside rated errors, pooled over systems",
-    ["Category", "Missed", "Matched", "P(error | missed)", "P(error | matched)", "Lift [95%]", "Pearson r", "Kendall τ"]);
+    ["Category", "Check-points", "Missed", "Matched", "P(error | missed)", "P(error | matched)", "Lift [95%]", "Pearson r", "Kendall τ"]);
   table.id = "attribution-table";
   attribution.validity.forEach(function (row) {
     var warnings = row.warnings || [], all = row.category === "all categories";
@@ -148,6 +148,7 @@ CP.attributionSection = function (attribution) {
     var tr = CP.el("tr", {"data-category": row.category, "class": classes.join(" ") || null,
                           title: warnings.length ? warnings.join("; ") : null});
     tr.appendChild(CP.el("th", {scope: "row"}, row.category));
+    tr.appendChild(CP.el("td", {"class": "num"}, String(row.checkpoints)));
     tr.appendChild(CP.el("td", {"class": "num"}, String(row.missed)));
     tr.appendChild(CP.el("td", {"class": "num"}, String(row.matched)));
     tr.appendChild(CP.el("td", {"class": "num"}, CP.fmt(row.p_error_missed, 3)));
