@@ -191,6 +191,9 @@ def test_attribution_section_in_chromium(offline: Any, ted_attribution: dict[str
         assert ("few" in classes.split()) == bool(row["warnings"])
         assert title == "; ".join(row["warnings"])
     assert rows[-1][0] == "all categories" and "all" in rows[-1][1].split()
+    # the distinct check-points behind each row, beside the misses and matches pooled over systems
+    counted = page.eval_on_selector_all("#attribution-table tbody tr", "rows => rows.map(r => r.cells[1].textContent)")
+    assert counted == [str(row["checkpoints"]) for row in data["validity"]]
     assert page.locator("#attribution-table tr.all th").evaluate("th => getComputedStyle(th).fontWeight") == "700"
 
     items = page.locator("#attribution-examples > li")
