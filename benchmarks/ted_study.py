@@ -186,11 +186,11 @@ def render(report: dict[str, object]) -> str:
         low, high = row["lift_interval"]
         cells = [row["category"], str(row["checkpoints"]), _number(row["p_error_missed"]) + few,
                  _number(row["p_error_matched"]) + few,
-                 _number(row["lift"], 2) + (f" [{low:.2f}, {high:.2f}]" if low is not None else ""),
-                 _number(row["pearson"]), _number(row["pearson_overall"])]
+                 _number(row["lift"], 2) + (f" [{low:.2f}, {high:.2f}]" if low is not None else "") + few,
+                 _number(row["pearson"]) + few, _number(row["pearson_overall"]) + few]
         if alternative:
             other = with_alternatives[row["category"]]
-            cells.append(f"{_number(other['p_error_missed'])} / {_number(other['lift'], 2)}")
+            cells.append(f"{_number(other['p_error_missed'])} / {_number(other['lift'], 2)}" + (" !" if other["warnings"] else ""))
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", targets(plain)]
     if alternative:
