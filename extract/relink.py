@@ -139,7 +139,7 @@ of what a function word attaches to. Sixteen mends, each reading both parses:
     source negation takes that link too. And where the aligner left both a
     source negation and the target's unlinked ("isn't always alone" → "no
     está siempre solo", "Not long ago" → "No hace mucho": 10 such English
-    negations in the en→es PUD, 11 in en→fr), they are linked when the
+    negations in the en→es PUD, 12 pairs in en→fr), they are linked when the
     target's negates the clause the source's does (a word around one,
     its head, the head's head or another dependent of it, is linked to a
     word around the other) and no other free negation there does, one
