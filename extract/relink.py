@@ -254,20 +254,9 @@ def _determiners_of_another_noun(source: Sentence, reference: Sentence, links: s
         noun, translated_noun = word.head - 1, translation.head - 1
         if noun < 0 or translated_noun < 0 or not targets_of.get(noun) or not sources_of.get(translated_noun):
             continue
-        if translated_noun not in targets_of[noun] and sources_of[translated_noun].isdisjoint(_subtree(words, noun)):
+        if translated_noun not in targets_of[noun] and sources_of[translated_noun].isdisjoint(source.subtree(noun)):
             dropped.add((s, t))
     return links - dropped
-
-
-def _subtree(tokens: Sequence[Token], root: int) -> set[int]:
-    """``root`` and every word below it."""
-    found = {root}
-    grown = True
-    while grown:
-        below = {k for k, token in enumerate(tokens) if token.head - 1 in found} - found
-        grown = bool(below)
-        found |= below
-    return found
 
 
 def _possessive_markers(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:
