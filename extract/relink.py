@@ -18,7 +18,12 @@ of what a function word attaches to. Sixteen mends, each reading both parses:
    the *possessed* noun instead ("los * Rona": 61 of 95 en→es possessives in
    PUD). The marker is relinked to a case marker or genitive determiner of
    its possessor's translation, or, when there is none, loses the links to
-   function words attached elsewhere.
+   function words attached elsewhere. The same holds for a particle that
+   marks a nominal modifier (Chinese 的 of 他 的 兄弟們, "his brothers", where
+   Chinese UD attaches 他 as ``nmod``): "his" says both and is 他's alone.
+   In the zh→en gold pairs, the 4 links of such a 的 to a possessive pronoun
+   are wrong; zh→en exact references 0.758 → 0.762 and AER 0.236 → 0.228 on
+   a single build.
 3. **Repeated words.** Where a word occurs twice on each side ("his piety
    ... his brothers" → "su devoción ... su hermano", "in ... at" → "en ...
    en"), the aligner may cross the instances. Each instance is given the
@@ -263,7 +268,7 @@ def _possessive_markers(source: Sentence, reference: Sentence, links: set[Link])
     words, translations = source.tokens, reference.tokens
     for i, word in enumerate(words):
         possessor = word.head - 1
-        if word.deprel != "case" or possessor < 0 or words[possessor].deprel != "nmod:poss":
+        if word.deprel != "case" or possessor < 0 or not _is_possessor(words[possessor], word):
             continue
         targets_of, sources_of = _targets_of(links), _sources_of(links)
         owners = targets_of.get(possessor, set())
@@ -289,6 +294,13 @@ def _possessive_markers(source: Sentence, reference: Sentence, links: set[Link])
                 if translations[t].upos in POSSESSIVE_FUNCTION_UPOS and translations[t].head - 1 not in owners
             }
     return links
+
+
+def _is_possessor(possessor: Token, marker: Token) -> bool:
+    """A possessor (``nmod:poss``), or a nominal modifier marked by a particle: Chinese UD attaches
+    他 of 他 的 兄弟 ("his brothers") as ``nmod``, and its 的 is a particle."""
+    relation = possessor.deprel
+    return relation == "nmod:poss" or (marker.upos == "PART" and relation.split(":")[0] == "nmod")
 
 
 def _attached_consistently(

@@ -187,6 +187,20 @@ def test_possessive_marker_takes_the_possessors_de() -> None:
     assert (5, 7) in links and (7, 7) not in links and (5, 5) not in links
 
 
+def test_chinese_possessive_particle_leaves_the_possessive_pronoun_to_its_possessor() -> None:
+    """zh→en pair 681: 他 的 兄弟們 → "his brothers". Chinese UD attaches 他 as ``nmod`` and its 的 as a
+    particle; "his" says both, and the gold links it to 他 alone (an aligner gives 的 the "his" too:
+    4 such links in the zh→en gold pairs, all wrong)."""
+    zh, en = pud("zh", 681), pud("en", 681)
+    assert forms(zh, [12, 13, 14]) == ["他", "的", "兄弟們"]
+    assert forms(en, [17, 18]) == ["his", "brothers"]
+    links, changed = relink(zh, en, {(12, 17), (13, 17), (14, 18)})
+    assert about(links, {12, 13, 14}) == {(12, 17), (14, 18)} and changed >= 1
+    # and the second: 被 他 的 虔誠 → "his piety"
+    links, _ = relink(zh, en, {(18, 11), (19, 11), (20, 12)})
+    assert (19, 11) not in links and (18, 11) in links
+
+
 def test_possessive_marker_never_keeps_a_function_word_of_the_possessed_noun() -> None:
     """en→de pair 294: "From the director 's point of view" → "Aus Sicht des Regisseurs". The
     genitive article "des" is both "the" and "'s", and stays both; a link of "'s" to "Aus", the
