@@ -44,6 +44,14 @@ that word is in (:meth:`Completion.complete`):
 * **a pronoun's article**: the article of a relative, possessive or
   indefinite pronoun joins the pronoun ("which" → "la cual", "what" → "lo
   que", "one of" → "l'un des"): it is part of the pronoun's form.
+* **an enclosed subordinator**: an unlinked subordinator (``mark``) of a
+  reference word joins when it lies inside the reference, between two of its
+  words ("tout en manipulant" for "while handling", "est à venir" for "is to
+  come", "began to fall"); at a reference's edge it stays out, since there it
+  may as well belong to the next clause. Measured on single builds (seed 1)
+  of the hand-aligned PUD dev pairs: exact references 0.860 → 0.861
+  (en→fr), token F1 0.9199 → 0.9202 (en→de) and 0.9583 → 0.9584 (en→es),
+  zh→en unchanged.
 
 What stays out. **Articles** the target adds to a noun: the one rule, measured
 both ways on the hand-aligned PUD dev pairs (three eflomal builds each,
@@ -108,6 +116,9 @@ class Completion:
     attached: dict[int, int]
     """Unlinked reference word → the reference word it joins."""
 
+    enclosed: dict[int, int]
+    """Unlinked subordinator → the reference word it joins when it lies between two words of the reference."""
+
     @classmethod
     def of(cls, source: Sentence, reference: Sentence, alignment: Alignment, lexicon: Lexicon) -> Completion:
         sources_of: dict[int, set[int]] = {}
@@ -115,6 +126,7 @@ class Completion:
             sources_of.setdefault(t, set()).add(s)
         tokens = reference.tokens
         attached: dict[int, int] = {}
+        enclosed: dict[int, int] = {}
         for j in range(len(tokens)):
             if j in sources_of:
                 continue
@@ -135,18 +147,26 @@ class Completion:
                 anchor = _article_of_a_pronoun(tokens, j, sources_of)
             if anchor is not None:
                 attached[j] = anchor
-        return cls(attached)
+            elif tokens[j].deprel.split(":")[0] == "mark" and tokens[j].head > 0:
+                enclosed[j] = tokens[j].head - 1
+        return cls(attached, enclosed)
 
     def complete(self, indices: Iterable[int]) -> list[int]:
-        """``indices`` with every unlinked word attached to one of them (attachments chain)."""
+        """``indices`` with every unlinked word attached to one of them (attachments chain), and
+        every subordinator of one of them that lies between two of them."""
         chosen = set(indices)
-        if not self.attached:
+        if not chosen or not (self.attached or self.enclosed):
             return sorted(chosen)
         changed = True
         while changed:
             changed = False
             for word, anchor in self.attached.items():
                 if word not in chosen and anchor in chosen:
+                    chosen.add(word)
+                    changed = True
+            first, last = min(chosen), max(chosen)
+            for word, head in self.enclosed.items():
+                if word not in chosen and head in chosen and first < word < last:
                     chosen.add(word)
                     changed = True
         return sorted(chosen)

@@ -156,6 +156,22 @@ def test_preposition_between_two_nouns_stays_out() -> None:
     assert completed(en, es, {(2, 3), (3, 1)}, [2, 3]) == ["policía", "tráfico"]
 
 
+def test_a_subordinator_inside_the_reference_joins_it() -> None:
+    """en→fr pair 330: "are selling out" → "commencent à manquer" (the gold's reference); pair 970:
+    "is coming" → "est à venir". The unlinked infinitive marker "à" (``mark``) of a reference word
+    joins where it lies between two reference words; at the reference's edge it stays out, and a
+    linked one translates something of its own."""
+    en, fr = pud("en", 330), pud("fr", 330)
+    assert forms(fr, [2, 3, 4]) == ["commencent", "à", "manquer"] and fr.tokens[3].deprel == "mark"
+    assert completed(en, fr, {(1, 2), (2, 4), (3, 4)}, [1, 2, 3]) == ["commencent", "à", "manquer"]
+    assert completed(en, fr, {(2, 4), (3, 4)}, [2, 3]) == ["manquer"]  # "à" at the edge: not enclosed
+    assert completed(en, fr, {(1, 2), (2, 4), (4, 3)}, [1, 2, 3]) == ["commencent", "manquer"]  # "à" is linked
+    en, fr = pud("en", 970), pud("fr", 970)
+    assert completed(en, fr, {(11, 11), (12, 13)}, [11, 12]) == ["est", "à", "venir"]
+    # a subordinator of a word outside the reference stays out even inside it: "qu'" of "est"
+    assert completed(en, fr, {(2, 3), (6, 6)}, [2, 6]) == ["expliqua", "guerre"]
+
+
 def test_word_inside_one_words_translation_joins_it() -> None:
     """en→es pair 31: "initially" → "en un principio"; the unlinked "un" lies between two words linked
     to "initially" alone."""
@@ -578,6 +594,26 @@ def test_classifiers_and_names_without_a_counterpart_lose_their_reference() -> N
     name = next(t for t in en.tokens if t.form == "Paire")
     assert no_counterpart(paire, [played]) and not no_counterpart(paire, [name])
     assert not no_counterpart(paire, [])
+
+
+def test_an_adverb_is_not_said_by_nouns_and_names_alone() -> None:
+    """zh→en pair 83: 越來越 ("more and more", of "is growing") linked to "tumour"; gold pair 317:
+    容易 ("easy", the "soft" of "soft target") linked to "vernacular". A Chinese word tagged ADV is
+    a true adverb (its class is not fluid like verb and noun), and no adverb is said by nouns and
+    names alone: without dictionary support the link is noise. Linked to "growing" it is kept."""
+    from checkpoints.extract.reliability import no_counterpart
+
+    zh, en = pud("zh", 83), pud("en", 83)
+    more_and_more = zh.tokens[8]
+    assert (more_and_more.form, more_and_more.upos) == ("越來越", "ADV")
+    tumour, growing, pugh = (next(t for t in en.tokens if t.form == f) for f in ("tumour", "growing", "Pugh"))
+    assert no_counterpart(more_and_more, [tumour]) and no_counterpart(more_and_more, [tumour, pugh])
+    assert not no_counterpart(more_and_more, [growing]) and not no_counterpart(more_and_more, [tumour, growing])
+    zh, en = pud("zh", 317), pud("en", 317)
+    easy = zh.tokens[8]
+    assert (easy.form, easy.upos) == ("容易", "ADV")
+    vernacular, soft = (next(t for t in en.tokens if t.form == f) for f in ("vernacular", "soft"))
+    assert no_counterpart(easy, [vernacular]) and not no_counterpart(easy, [soft])
 
 
 def test_a_pronoun_is_not_said_by_a_noun_verb_or_preposition() -> None:
