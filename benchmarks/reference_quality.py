@@ -28,7 +28,10 @@ and German PUD (tests/data/build) with Debian's FreeDict dictionaries
 (``apt-get install dict-freedict-eng-fra dict-freedict-eng-deu``). The
 en→es and zh→en gold pairs are the ones the builder's rules were developed
 on; en→fr and en→de were aligned by hand later, to measure them on pairs
-they were not written for. A build's links depend on eflomal's seed
+they were not written for. The same gold also measures the four directions read the
+other way round (``--pair es-en``, ``fr-en``, ``de-en``, ``en-zh``): source
+and target swap, and the rules meet languages on the side they were not
+written for (German cases on the source side, Chinese on the target side). A build's links depend on eflomal's seed
 (``build --seed``), so one build is one draw; ``--repeat`` builds with seeds
 1, 2, ... and prints every figure as mean (min–max) over them. ``--audit`` also prints each build's audit
 (:mod:`checkpoints.evaluate.audit`: ``checkpoints audit`` on the suite) and
@@ -36,7 +39,8 @@ the mean sensitivity and largest leakage of the six word categories that
 stand for one part of speech (Noun, Verb, Adjective, Adverb, Pronoun,
 Preposition).
 
-    python benchmarks/reference_quality.py                # every pair, 3 builds each
+    python benchmarks/reference_quality.py                # the four gold directions, 3 builds each
+    python benchmarks/reference_quality.py --pair de-en --pair en-zh   # gold read the other way round
     python benchmarks/reference_quality.py --pair en-es --repeat 1 --per-category
     python benchmarks/reference_quality.py --pair en-fr --audit
     python benchmarks/reference_quality.py --gold-dir OTHER_GOLD --pairs-file OTHER_IDS
@@ -84,6 +88,8 @@ class PairConfig:
     gold: str
     """File name of the gold links in the gold folder."""
     dictionaries: tuple[str, ...]
+    reversed_gold: bool = False
+    """The gold file is the other direction's (``en-de`` for de→en): its links are read target-first."""
 
 
 CONFIGS = {
@@ -104,6 +110,25 @@ CONFIGS = {
         (str(DICTD / "freedict-eng-deu.index"),),
     ),
 }
+FORWARD_PAIRS = tuple(CONFIGS)
+"""The directions the gold was made for, and the default of a run."""
+
+CONFIGS |= {
+    f"{forward.target_lang}-{forward.source_lang}": PairConfig(
+        forward.target_lang, forward.source_lang, forward.reference, forward.source, forward.gold, dictionaries,
+        reversed_gold=True,
+    )
+    for forward, dictionaries in (
+        (CONFIGS["en-es"], (str(DICTD / "freedict-spa-eng.index"),)),
+        (CONFIGS["en-fr"], (str(DICTD / "freedict-fra-eng.index"),)),
+        (CONFIGS["en-de"], (str(DICTD / "freedict-deu-eng.index"),)),
+        (CONFIGS["zh-en"], ("cedict",)),
+    )
+}
+"""The same gold read the other way round (es→en, fr→en, de→en, en→zh): directions no rule
+was written for, with Debian's FreeDict dictionaries of that direction
+(``apt-get install dict-freedict-spa-eng dict-freedict-fra-eng dict-freedict-deu-eng``) and
+CC-CEDICT, which a build reads both ways."""
 
 
 def build_command(config: PairConfig, db: Path, extra: Sequence[str] = (), seed: int = 1) -> list[str]:
@@ -161,12 +186,16 @@ class Measurement:
     audit: dict[str, object] | None = None
 
 
-def read_suite_gold(suite: SuiteData, path: Path, pairs_file: Path) -> dict[int, Alignment]:
-    """Gold alignments of the listed pairs, by pair id, checked against the suite's sentences."""
-    entries = read_gold(
-        path, [len(p.source) for p in suite.pairs], [len(p.references[0]) for p in suite.pairs],
-        read_pair_numbers(pairs_file),
-    )
+def read_suite_gold(suite: SuiteData, path: Path, pairs_file: Path, reversed_gold: bool = False) -> dict[int, Alignment]:
+    """Gold alignments of the listed pairs, by pair id, checked against the suite's sentences
+    (``reversed_gold``: the file is the other direction's, and its links are turned round)."""
+    sources = [len(p.source) for p in suite.pairs]
+    targets = [len(p.references[0]) for p in suite.pairs]
+    if reversed_gold:
+        sources, targets = targets, sources
+    entries = read_gold(path, sources, targets, read_pair_numbers(pairs_file))
+    if reversed_gold:
+        entries = [(position, Alignment(frozenset((t, s) for s, t in gold.links))) for position, gold in entries]
     return {suite.pairs[position].id: alignment for position, alignment in entries}
 
 
@@ -260,7 +289,8 @@ def six_word_figures(audit: dict[str, object]) -> tuple[float, float]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--pair", choices=sorted(CONFIGS), action="append", help="language pair (default: all four)")
+    parser.add_argument("--pair", choices=sorted(CONFIGS), action="append",
+                        help="language pair; repeat for several (default: the four the gold was made for)")
     parser.add_argument("--repeat", type=int, default=3, help="builds per pair, with eflomal seeds 1..N")
     parser.add_argument("--gold-dir", type=Path, default=DATA / "gold-align", help="folder with the gold Pharaoh files")
     parser.add_argument("--pairs-file", type=Path, help="PUD pair ids of the gold lines (default: GOLD_DIR/dev-pairs.txt)")
@@ -271,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     pairs_file = args.pairs_file or args.gold_dir / "dev-pairs.txt"
     extra = shlex.split(args.build_args)
     with tempfile.TemporaryDirectory(prefix="checkpoints-quality-") as folder:
-        for name in args.pair or sorted(CONFIGS):
+        for name in args.pair or sorted(FORWARD_PAIRS):
             config = CONFIGS[name]
             missing = [d for d in config.dictionaries if d.startswith("/") and not Path(d).is_file()]
             if missing:
@@ -280,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             runs = []
             for number in range(args.repeat):
                 suite, seconds = build(config, Path(folder), number, extra)
-                gold = read_suite_gold(suite, args.gold_dir / config.gold, pairs_file)
+                gold = read_suite_gold(suite, args.gold_dir / config.gold, pairs_file, config.reversed_gold)
                 measured = measure(suite, gold)
                 if args.audit:  # the build keeps its audit in the suite's summary
                     stored = suite.summary.get("audit")

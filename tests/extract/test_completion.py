@@ -172,6 +172,30 @@ def test_a_subordinator_inside_the_reference_joins_it() -> None:
     assert completed(en, fr, {(2, 3), (6, 6)}, [2, 6]) == ["expliqua", "guerre"]
 
 
+def test_the_marker_of_a_source_genitive_joins_the_word_that_carries_the_case() -> None:
+    """de→en pair 689 (the en→de gold read the other way): "An dem Tag des Rennens ... der
+    Beerdigung seines Vaters" → "attending his father's funeral on the day of the race". German
+    marks the genitive on the article and the noun, English with "of" or "'s": the unlinked marker
+    joins the word linked to the genitive article ("des" → "of the", "seines" → "his 's"), so the
+    article's and the noun phrase's check-points take it and the noun's alone ("Rennens" → "race")
+    does not. Pair 744: "Edgars Filme" → "Edgar's films", no article: "'s" joins the name."""
+    de, en = pud("de", 689), pud("en", 689)
+    assert forms(de, [3, 4, 9, 10]) == ["des", "Rennens", "seines", "Vaters"] and de.tokens[3].feats["Case"] == "Gen"
+    assert forms(en, [3, 4, 5, 10, 11, 12]) == ["his", "father", "'s", "of", "the", "race"]
+    links = {(2, 9), (3, 11), (4, 12), (8, 6), (9, 3), (10, 4)}
+    assert completed(de, en, links, [3]) == ["of", "the"]
+    assert completed(de, en, links, [4]) == ["race"]
+    assert completed(de, en, links, [3, 4]) == ["of", "the", "race"]
+    assert completed(de, en, links, [9]) == ["his", "'s"]
+    assert completed(de, en, links, [10]) == ["father"]
+    assert completed(de, en, links - {(3, 11)}, [4]) == ["of", "race"]  # no article linked: the noun carries the case
+    de, en = pud("de", 744), pud("en", 744)
+    assert completed(de, en, {(22, 23), (23, 25)}, [22]) == ["Edgar", "'s"]
+    # the other way round, English nouns carry no case: "of the race" → "des Rennens" adds nothing
+    en, de = pud("en", 689), pud("de", 689)
+    assert completed(en, de, {(9, 2), (11, 3), (12, 4)}, [12]) == ["Rennens"]
+
+
 def test_word_inside_one_words_translation_joins_it() -> None:
     """en→es pair 31: "initially" → "en un principio"; the unlinked "un" lies between two words linked
     to "initially" alone."""
