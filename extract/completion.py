@@ -42,6 +42,9 @@ that word is in (:meth:`Completion.complete`):
   race", "Edgars Filme" → "Edgar's films") joins the word linked to the
   noun's genitive article or possessive, else the noun. Measured on the
   en→de gold read as de→en (seed 1): exact references 0.815 → 0.847;
+* **circumpositions**: the unlinked half of a preposition in two parts joins
+  the linked half where that translates a source preposition ("in" → 在 …
+  中, "from" → 從 … 中);
 * **inside one word's translation**: the words between two words linked to
   the same single source word, and to nothing else, attach to them, when
   they are one word ("comic book artist" for 漫畫家) or function words only
@@ -146,6 +149,8 @@ class Completion:
                 anchor = _verb_case(source.tokens, tokens, j, sources_of)
             if anchor is None:
                 anchor = _inside_one_translation(tokens, j, sources_of)
+            if anchor is None:
+                anchor = _circumposition(source.tokens, tokens, j, sources_of)
             if anchor is None:
                 anchor = _case_of_a_noun_for_a_verb(source.tokens, tokens, j, sources_of)
             if anchor is None:
@@ -415,4 +420,22 @@ def _inside_one_translation(tokens: Sequence[Token], j: int, sources_of: dict[in
     linked = sources_of[left]
     if len(linked) == 1 and sources_of[right] == linked:
         return left
+    return None
+
+
+def _circumposition(
+    source: Sequence[Token], tokens: Sequence[Token], j: int, sources_of: dict[int, set[int]]
+) -> int | None:
+    """The linked half of a circumposition, for its unlinked other half: "in" → 在 … 中, "from" →
+    從 … 中, "since" → 自 … 以來, "after" → 在 … 之後. Both are prepositions (``case``) of one noun,
+    and the linked one translates a source preposition, so the two say it together. Only
+    prepositions join: a particle that marks the same noun (Chinese 的 of 之間 的) says something
+    else."""
+    token = tokens[j]
+    if token.upos != "ADP" or token.deprel.split(":")[0] != "case" or token.head < 1:
+        return None
+    for k, other in enumerate(tokens):
+        if (k != j and k in sources_of and other.head == token.head and other.deprel.split(":")[0] == "case"
+                and all(source[s].upos == "ADP" for s in sources_of[k])):
+            return k
     return None

@@ -196,6 +196,18 @@ def test_the_marker_of_a_source_genitive_joins_the_word_that_carries_the_case() 
     assert completed(en, de, {(9, 2), (11, 3), (12, 4)}, [12]) == ["Rennens"]
 
 
+def test_the_unlinked_half_of_a_circumposition_joins_the_linked_half() -> None:
+    """en→zh pair 559 (the zh→en gold read the other way): "in the newcomers" → 在 新生 事物 中, and
+    the gold links "in" to both 在 and 中. Linked to either half, "in" takes the other; the particle
+    的 that marks another noun, and a half linked to a noun, stay out."""
+    en, zh = pud("en", 559), pud("zh", 559)
+    assert forms(zh, [1, 2, 3, 4]) == ["在", "新生", "事物", "中"] and zh.tokens[4].deprel == "case:loc"
+    assert completed(en, zh, {(5, 1), (7, 2)}, [5]) == ["在", "中"]
+    assert completed(en, zh, {(5, 4), (7, 2)}, [5]) == ["在", "中"]
+    assert completed(en, zh, {(5, 4), (7, 1)}, [5]) == ["中"]  # 在 translates the noun: no preposition to join
+    assert completed(en, zh, {(3, 7), (4, 6)}, [3]) == ["的"]  # "of" → 的 of 希斯帕尼亞 的: a particle, alone
+
+
 def test_word_inside_one_words_translation_joins_it() -> None:
     """en→es pair 31: "initially" → "en un principio"; the unlinked "un" lies between two words linked
     to "initially" alone."""
