@@ -436,6 +436,6 @@ def _circumposition(
         return None
     for k, other in enumerate(tokens):
         if (k != j and k in sources_of and other.head == token.head and other.deprel.split(":")[0] == "case"
-                and all(source[s].upos == "ADP" for s in sources_of[k])):
+                and any(source[s].upos == "ADP" for s in sources_of[k])):
             return k
     return None

@@ -204,6 +204,7 @@ def test_the_unlinked_half_of_a_circumposition_joins_the_linked_half() -> None:
     assert forms(zh, [1, 2, 3, 4]) == ["在", "新生", "事物", "中"] and zh.tokens[4].deprel == "case:loc"
     assert completed(en, zh, {(5, 1), (7, 2)}, [5]) == ["在", "中"]
     assert completed(en, zh, {(5, 4), (7, 2)}, [5]) == ["在", "中"]
+    assert completed(en, zh, {(5, 1), (6, 1), (7, 2)}, [5]) == ["在", "中"]  # 在 also took "the" (en→zh 590)
     assert completed(en, zh, {(5, 4), (7, 1)}, [5]) == ["中"]  # 在 translates the noun: no preposition to join
     assert completed(en, zh, {(3, 7), (4, 6)}, [3]) == ["的"]  # "of" → 的 of 希斯帕尼亞 的: a particle, alone
 
