@@ -170,6 +170,11 @@ def test_a_subordinator_inside_the_reference_joins_it() -> None:
     assert completed(en, fr, {(11, 11), (12, 13)}, [11, 12]) == ["est", "à", "venir"]
     # a subordinator of a word outside the reference stays out even inside it: "qu'" of "est"
     assert completed(en, fr, {(2, 3), (6, 6)}, [2, 6]) == ["expliqua", "guerre"]
+    # Chinese 的 marking a relative modifier (mark:rel) is no subordinator: en→zh 525 "an original
+    # technique" → 原創 技術 in the gold, not 原創 的 技術
+    en, zh = pud("en", 525), pud("zh", 525)
+    assert forms(zh, [4, 5, 6]) == ["原創", "的", "技術"] and zh.tokens[5].deprel == "mark:rel"
+    assert completed(en, zh, {(2, 4), (3, 6)}, [1, 2, 3]) == ["原創", "技術"]
 
 
 def test_the_marker_of_a_source_genitive_joins_the_word_that_carries_the_case() -> None:
