@@ -186,7 +186,7 @@ ADVERB_NEVER_ONLY = frozenset({"NOUN", "PROPN"})
 def no_counterpart(source: Token, targets: Sequence[Token]) -> bool:
     """True when the aligned words cannot be what ``source`` translates as, in any pair of languages.
 
-    Two cases hold whatever the languages' word classes: a classifier
+    Three cases hold whatever the languages' word classes: a classifier
     (``clf``: 場, 個, 位) has no counterpart where the target counts nouns
     without one ("a game", not "a place"), so an unconfirmed link of it is a
     neighbour's word; a name becomes a name, a noun or an adjective, never
