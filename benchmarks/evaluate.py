@@ -17,7 +17,8 @@ The suite is stored in a temporary SQLite database, and the script prints:
 
 * the whole ``checkpoints evaluate`` command on it (a fresh process: Python
   start-up, loading the suite, matching, BLEU, storing the run, the report),
-  best of ``--repeat`` runs, twice: the first evaluation of the suite (it
+  best of ``--repeat`` runs, with the package's bytecode written first as
+  ``pip install`` writes it (``installed.py``), twice: the first evaluation of the suite (it
   compiles the references and keeps the index with the suite) and a later one
   (it adopts the kept index), in seconds and check-point·system evaluations per
   second, beside sacreBLEU's command scoring the same outputs (first
@@ -295,6 +296,9 @@ def whole_evaluate(stored: Path, files: list[tuple[str, Path]], suite: SuiteData
     and sacreBLEU's command on the same outputs."""
     import shutil
 
+    from installed import compile_package_bytecode
+
+    compile_package_bytecode()
     copy = stored.with_name("evaluate.db")
     systems = [f"--system={name}={path}" for name, path in files]
     command = ["checkpoints", "evaluate", "--db", str(copy), "--tokenize", args.tokenize, "--match", args.match, *systems]
