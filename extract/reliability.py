@@ -221,10 +221,32 @@ def unsupported_shift(source: Token, targets: Sequence[Token]) -> bool:
     )
 
 
+def _personal_pronoun(token: Token) -> bool:
+    feats = token.feats or {}
+    return token.upos == "PRON" and feats.get("PronType") == "Prs" and feats.get("Poss") != "Yes"
+
+
+def _article(token: Token) -> bool:
+    """An article attached to its noun: a determiner the target's grammar adds, not a pronoun's form
+    (a French object clitic "la" is tagged PRON, a German "Das" subject is no ``det``)."""
+    feats = token.feats or {}
+    return token.upos == "DET" and token.deprel == "det" and feats.get("PronType") == "Art" and feats.get("Poss") != "Yes"
+
+
 def cannot_translate(source: Token, targets: Sequence[Token]) -> bool:
-    """True when no aligned word is of a part of speech that can translate ``source``."""
+    """True when no aligned word is of a part of speech that can translate ``source``.
+
+    A personal pronoun is never said by an article alone, whatever a
+    dictionary lists for it ("it" → "le", "la"): where the target names what
+    the pronoun stands for ("It differs" → "La région diffère"), the link to
+    that noun's article is half of a paraphrase, and a system that keeps the
+    pronoun ("Elle diffère") would be counted wrong. In the en→fr PUD suite
+    this held for all ten such references; a possessive ("his" → "la mano")
+    and a demonstrative ("That" → "Das") are not personal pronouns."""
     if not targets:
         return False
+    if _personal_pronoun(source) and all(_article(target) for target in targets):
+        return True
     allowed = TRANSLATED_AS.get(source.upos)
     if allowed is not None:
         return not any(target.upos in allowed or target.upos in _ANY for target in targets)

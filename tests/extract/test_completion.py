@@ -804,3 +804,27 @@ def test_an_unlinked_copula_translates_the_unlinked_copula_of_its_predicate() ->
     assert about(links, {17}) == {(17, 21)}
     links, _ = relink(en, de, {(16, 19), (18, 20), (17, 19)})
     assert (17, 21) not in links and not any(t == 21 for _, t in links)
+
+
+def test_a_personal_pronoun_is_not_said_by_an_article_alone() -> None:
+    """en→fr pair 437: "It differs" → "La zone diffère", and pair 35: "have cracked it" → "ont trouvé la
+    solution". The French names what the pronoun stands for, and the link to that noun's article is half
+    a paraphrase: "La" as the reference of "It" would count "Elle diffère" wrong. A French subject
+    pronoun still says it (35 "it" → "il"); a demonstrative said by a German determiner used as a
+    pronoun (en→de 97 "That" → "Das", an object) and a possessive said by a Spanish article (en→es 530
+    "his" → "la") are not personal pronouns and keep their link."""
+    from checkpoints.extract.reliability import cannot_translate
+
+    en, fr = pud("en", 437), pud("fr", 437)
+    assert (en.tokens[0].form, fr.tokens[0].form, fr.tokens[1].form) == ("It", "La", "zone")
+    assert cannot_translate(en.tokens[0], [fr.tokens[0]])
+    assert not cannot_translate(en.tokens[0], [fr.tokens[0], fr.tokens[1]])
+    en, fr = pud("en", 35), pud("fr", 35)
+    assert forms(en, [2, 11]) == ["it", "it"] and forms(fr, [1, 9]) == ["il", "la"]
+    assert cannot_translate(en.tokens[11], [fr.tokens[9]]) and not cannot_translate(en.tokens[2], [fr.tokens[1]])
+    en, de = pud("en", 97), pud("de", 97)
+    assert (en.tokens[0].form, de.tokens[0].form) == ("That", "Das")
+    assert not cannot_translate(en.tokens[0], [de.tokens[0]])
+    en, es = pud("en", 530), pud("es", 530)
+    assert (en.tokens[17].form, es.tokens[29].form) == ("his", "la")
+    assert not cannot_translate(en.tokens[17], [es.tokens[29]])
