@@ -44,7 +44,9 @@ embargo", "opted" → "se ha decantado"). Four repairs, in this order:
    particle or pronominal clitic (``compound:prt``, ``expl:pv``, ``expl:pass``,
    Spanish "se"). A name part does not join a word that spells its source
    word's name as it is: the translator added it ("Bill" of "Bill Elliott"
-   for "Elliott").
+   for "Elliott"); a word inside a name or a foreign phrase that spells an
+   unlinked source word as it is links to that word instead ("of" of "Glasgow School
+   of Art" left in English in a French reference, not to "Glasgow").
 
 Only automatic alignments are repaired: alignment files the user gives are
 taken as they are.
@@ -58,7 +60,7 @@ from dataclasses import dataclass
 from checkpoints.extract.lexicon import Lexicon
 from checkpoints.extract.relink import relink
 from checkpoints.extract.wordmatch import same_word
-from checkpoints.model import Alignment, Sentence
+from checkpoints.model import Alignment, Sentence, Token
 
 FUNCTION_UPOS = frozenset({"DET", "ADP", "PRON", "AUX", "CCONJ", "SCONJ", "PART", "PUNCT"})
 
@@ -120,7 +122,7 @@ def repair_alignment(
     _swap_crossed(source, reference, links, sure, lexicon, counts)
     bound = _bound_links(source, reference, links)
     counts.bound += len(bound)
-    sure |= {(s, t) for s, t, base in bound if base in sure}
+    sure |= {(s, t) for s, t, base in bound if base is None or base in sure}
     links |= {(s, t) for s, t, _ in bound}
     return Alignment(frozenset(links), sure=frozenset(sure))
 
@@ -246,12 +248,30 @@ def _crossed_classes(
     return swaps
 
 
-def _bound_links(source: Sentence, reference: Sentence, links: set[Link]) -> list[tuple[int, int, Link]]:
-    """``(source, target, the link it extends)`` for every unlinked reference word bound to a linked one."""
+def _spelled_in_source(source: Sentence, token: Token, head_sources: Sequence[int], linked: set[int]) -> int | None:
+    """The unlinked source word that an unlinked word inside a name or a foreign phrase spells as it
+    is, nearest the head's source words: the word translates that one, not the head's ("of" of
+    "Glasgow School of Art" left in English in a French reference). A name part is left to the head:
+    a family name the translator added ("Oscar Wright" for "Oscar") often spells another
+    person's name in the sentence."""
+    if token.upos == "PROPN":
+        return None
+    twins = [s for s, word in enumerate(source.tokens) if s not in linked and same_word(word, token)]
+    anchor = min(head_sources)
+    return min(twins, key=lambda s: abs(s - anchor)) if twins else None
+
+
+def _bound_links(source: Sentence, reference: Sentence, links: set[Link]) -> list[tuple[int, int, Link | None]]:
+    """``(source, target, the link it extends)`` for every unlinked reference word bound to a linked one
+    (``None`` where the words are spelled alike: sure whatever the aligner found).
+
+    A word inside a name or a foreign phrase (``flat``) that spells an unlinked source word is
+    linked to that word instead (:func:`_spelled_in_source`)."""
     sources_of: dict[int, list[int]] = {}
     for s, t in links:
         sources_of.setdefault(t, []).append(s)
-    added: list[tuple[int, int, Link]] = []
+    linked = {s for s, _ in links}
+    added: list[tuple[int, int, Link | None]] = []
     changed = True
     while changed:
         changed = False
@@ -262,6 +282,13 @@ def _bound_links(source: Sentence, reference: Sentence, links: set[Link]) -> lis
                 continue
             pairs: Sequence[tuple[int, int]] = ()
             if j not in sources_of and head in sources_of:
+                twin = _spelled_in_source(source, token, sources_of[head], linked) if relation == "flat" else None
+                if twin is not None:
+                    added.append((twin, j, None))  # spelled alike: sure without the aligner
+                    sources_of[j] = [twin]
+                    linked.add(twin)
+                    changed = True
+                    continue
                 pairs = [(j, head)]
             elif (
                 head not in sources_of and j in sources_of and relation in WHOLE_RELATIONS

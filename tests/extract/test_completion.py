@@ -828,3 +828,22 @@ def test_a_personal_pronoun_is_not_said_by_an_article_alone() -> None:
     en, es = pud("en", 530), pud("es", 530)
     assert (en.tokens[17].form, es.tokens[29].form) == ("his", "la")
     assert not cannot_translate(en.tokens[17], [es.tokens[29]])
+
+
+def test_a_word_of_a_foreign_name_links_to_the_source_word_it_spells() -> None:
+    """en→fr pair 213: "Glasgow School of Art" stays English in the French reference, and the
+    aligner leaves its "of" unlinked. Joined to the name's head, "of" would make the check-point
+    "Glasgow" read "Glasgow * of" and leave the Preposition "of" without a reference; it spells the
+    unlinked source "of" and is linked to it, a link as sure as the spelling. Where every source
+    "of" is linked already (pair 718, "of the Skylark novels" → "de"), the French title's "of" in
+    "Skylark of Valeron" joins its head as before."""
+    en, fr = pud("en", 213), pud("fr", 213)
+    assert forms(en, [21, 22, 23, 24]) == forms(fr, [26, 27, 28, 29]) == ["Glasgow", "School", "of", "Art"]
+    repaired = repair_alignment(en, fr, Alignment(frozenset({(21, 26), (22, 27), (24, 29)})), Lexicon(), RepairCounts())
+    assert (23, 28) in repaired.links and (21, 28) not in repaired.links
+    assert repaired.is_sure((23, 28))
+    en, fr = pud("en", 718), pud("fr", 718)
+    assert forms(en, [2, 4, 8]) == ["of", "Skylark", "of"] and forms(fr, [5, 13, 14]) == ["de", "Skylark", "of"]
+    repaired = repair_alignment(en, fr, Alignment(frozenset({(2, 5), (4, 13), (8, 21)})), Lexicon(), RepairCounts())
+    assert about(set(repaired.links), {2, 4, 8}) >= {(4, 13), (4, 14)}
+    assert not {(2, 14), (8, 14)} & set(repaired.links)
