@@ -103,7 +103,11 @@ of what a function word attaches to. Sixteen mends, each reading both parses:
     exactly one unlinked dependent of the same part of speech, for which this
     word is in turn the only such dependent of the other side, the two are
     linked: right 14 times out of 14 in the four hand-aligned gold sets. A
-    reflexive clitic, and a link an earlier mend dropped, stay out.
+    participle modifying a noun counts as the adjective it works as ("a
+    continued paralysis" → "une paralysie prolongée"). A reflexive clitic,
+    and a link an earlier mend dropped, stay out. The link is as sure as the
+    heads' link (:func:`checkpoints.extract.repair.repair_alignment`), so a
+    phrase whose links must all be sure keeps its reference.
 12. **Modals said by mood.** "would" and "will" are often no word in the
     target but the mood or tense of its verb: "would have delighted" →
     "aurait enchanté", "would have had" → "hätten gehabt", "will be" →
@@ -613,7 +617,7 @@ def _dependents_left_over(source: Sentence, reference: Sentence, links: set[Link
             counterparts = own[head]
             partners = [
                 j for j, candidate in enumerate(other.tokens)
-                if candidate.head - 1 in counterparts and j not in others and candidate.upos == word.upos
+                if candidate.head - 1 in counterparts and j not in others and _modifier_class(candidate) == _modifier_class(word)
                 and not is_reflexive(candidate)
             ]
             if len(partners) == 1:
@@ -623,6 +627,14 @@ def _dependents_left_over(source: Sentence, reference: Sentence, links: set[Link
     forward = lone_partners(source, reference, targets_of, sources_of)
     backward = lone_partners(reference, source, sources_of, targets_of)
     return links | {(s, t) for s, t in forward.items() if backward.get(t) == s and (s, t) not in dropped}
+
+
+def _modifier_class(token: Token) -> str:
+    """A word's part of speech, with a participle that modifies a noun counted as the adjective it
+    works as ("a continued paralysis" → "une paralysie prolongée")."""
+    if token.upos == "VERB" and token.deprel == "amod" and (token.feats or {}).get("VerbForm") == "Part":
+        return "ADJ"
+    return token.upos
 
 
 MOOD_MODALS = {

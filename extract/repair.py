@@ -116,8 +116,20 @@ def repair_alignment(
     _swap_crossed(source, reference, links, sure, lexicon, counts)
     mended, changed = relink(source, reference, links, lexicon)
     counts.relinked += changed
+    # a mended link is sure where its source word has a sure link, or where it pairs two words the
+    # aligner left unlinked under heads it is sure of (a left-over modifier: "a substantial deficit" →
+    # "un déficit important"); else a phrase needing sure links would lose its reference to the mend.
+    # On single builds of the PUD dev gold: exact references +0.0002 (en→fr), +0.0004 (en→es),
+    # +0.0009 (en→de), -0.0014 (zh→en), with 1–4 more phrase references each
     sure_sources = {s for s, _ in sure}
-    sure = (sure & mended) | {(s, t) for s, t in mended - links if s in sure_sources}
+    linked_sources, linked_targets = {s for s, _ in links}, {t for _, t in links}
+    sure = (sure & mended) | {
+        (s, t) for s, t in mended - links
+        if s in sure_sources or (
+            s not in linked_sources and t not in linked_targets
+            and (source.tokens[s].head - 1, reference.tokens[t].head - 1) in sure
+        )
+    }
     links = mended
     _swap_crossed(source, reference, links, sure, lexicon, counts)
     bound = _bound_links(source, reference, links)

@@ -847,3 +847,29 @@ def test_a_word_of_a_foreign_name_links_to_the_source_word_it_spells() -> None:
     repaired = repair_alignment(en, fr, Alignment(frozenset({(2, 5), (4, 13), (8, 21)})), Lexicon(), RepairCounts())
     assert about(set(repaired.links), {2, 4, 8}) >= {(4, 13), (4, 14)}
     assert not {(2, 14), (8, 14)} & set(repaired.links)
+
+
+def test_a_participle_left_over_pairs_with_the_adjective_left_over() -> None:
+    """en→fr pair 249: "a continued legislative paralysis" → "une paralysie législative prolongée".
+    The aligner leaves "continued" and "prolongée" unlinked; each is the other's only unlinked
+    modifier of the linked nouns, but "continued" is tagged VERB (a participle, ``amod``) and
+    "prolongée" ADJ. Counted as the adjective it works as, the participle takes "prolongée", and the
+    link is as sure as the link of the two nouns, so the noun phrase keeps its reference."""
+    en, fr = pud("en", 249), pud("fr", 249)
+    assert forms(en, [10, 11, 12]) == ["continued", "legislative", "paralysis"] and en.tokens[10].upos == "VERB"
+    assert forms(fr, [12, 13, 14]) == ["paralysie", "législative", "prolongée"]
+    given = frozenset({(8, 10), (11, 13), (12, 12), (15, 17)})
+    repaired = repair_alignment(en, fr, Alignment(given, sure=given), Lexicon(), RepairCounts())
+    assert (10, 14) in repaired.links and repaired.is_sure((10, 14))
+
+
+def test_a_modifier_left_over_is_as_sure_as_its_head_link() -> None:
+    """en→fr pair 266: "a substantial budget deficit" → "un déficit budgétaire important": the mend
+    links the two left-over modifiers; with the nouns' link sure, so is theirs, and the noun phrase,
+    which keeps a reference only when all its links are sure, is no longer dropped."""
+    en, fr = pud("en", 266), pud("fr", 266)
+    assert forms(en, [19, 20, 21]) == ["substantial", "budget", "deficit"]
+    assert forms(fr, [16, 17, 18]) == ["déficit", "budgétaire", "important"]
+    given = frozenset({(17, 12), (20, 17), (21, 16)})
+    repaired = repair_alignment(en, fr, Alignment(given, sure=given), Lexicon(), RepairCounts())
+    assert (19, 18) in repaired.links and repaired.is_sure((19, 18))
