@@ -873,3 +873,21 @@ def test_a_modifier_left_over_is_as_sure_as_its_head_link() -> None:
     given = frozenset({(17, 12), (20, 17), (21, 16)})
     repaired = repair_alignment(en, fr, Alignment(given, sure=given), Lexicon(), RepairCounts())
     assert (19, 18) in repaired.links and repaired.is_sure((19, 18))
+
+
+def test_an_adverb_is_not_said_by_personal_pronouns_alone() -> None:
+    """zh→en pair 218: 只 ("only") linked to "herself" of "Wintour herself appears briefly", and
+    en→de pair 45: "once" linked to "es": with no dictionary support such a link is noise, as for an
+    adverb linked only to nouns. The pro-form "so" stands for a predicate and is said by a pronoun:
+    en→es pair 253 "to do so" → "hacerlo" keeps "lo"."""
+    from checkpoints.extract.reliability import no_counterpart
+
+    zh, en = pud("zh", 218), pud("en", 218)
+    assert (zh.tokens[1].form, en.tokens[1].form, en.tokens[3].form) == ("只", "herself", "briefly")
+    assert no_counterpart(zh.tokens[1], [en.tokens[1]]) and not no_counterpart(zh.tokens[1], [en.tokens[3]])
+    en, de = pud("en", 45), pud("de", 45)
+    assert (en.tokens[2].form, de.tokens[3].form) == ("once", "es")
+    assert no_counterpart(en.tokens[2], [de.tokens[3]])
+    en, es = pud("en", 253), pud("es", 253)
+    assert (en.tokens[16].form, es.tokens[15].form) == ("so", "lo")
+    assert not no_counterpart(en.tokens[16], [es.tokens[15]])
