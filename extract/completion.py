@@ -431,7 +431,7 @@ def _inside_one_translation(tokens: Sequence[Token], j: int, sources_of: dict[in
 def _circumposition(
     source: Sequence[Token], tokens: Sequence[Token], j: int, sources_of: dict[int, set[int]]
 ) -> int | None:
-    """The linked half of a circumposition, for its unlinked other half: "in" → 在 … 中, "from" →
+    """The linked half of a circumposition, for its unlinked other half ``j``: "in" → 在 … 中, "from" →
     從 … 中, "since" → 自 … 以來, "after" → 在 … 之後. Both are prepositions (``case``) of one noun,
     and the linked one translates a source preposition, so the two say it together. Only
     prepositions join: a particle that marks the same noun (Chinese 的 of 之間 的) says something
@@ -440,7 +440,7 @@ def _circumposition(
     if token.upos != "ADP" or token.deprel.split(":")[0] != "case" or token.head < 1:
         return None
     for k, other in enumerate(tokens):
-        if (k != j and k in sources_of and other.head == token.head and other.deprel.split(":")[0] == "case"
+        if (k in sources_of and other.head == token.head and other.deprel.split(":")[0] == "case"
                 and any(source[s].upos == "ADP" for s in sources_of[k])):
             return k
     return None
