@@ -227,18 +227,6 @@ def unsupported_shift(source: Token, targets: Sequence[Token]) -> bool:
     )
 
 
-def _personal_pronoun(token: Token) -> bool:
-    feats = token.feats or {}
-    return token.upos == "PRON" and feats.get("PronType") == "Prs" and feats.get("Poss") != "Yes"
-
-
-def _article(token: Token) -> bool:
-    """An article attached to its noun: a determiner the target's grammar adds, not a pronoun's form
-    (a French object clitic "la" is tagged PRON, a German "Das" subject is no ``det``)."""
-    feats = token.feats or {}
-    return token.upos == "DET" and token.deprel == "det" and feats.get("PronType") == "Art" and feats.get("Poss") != "Yes"
-
-
 PRO_FORM_ADVERBS = frozenset({"so"})
 """Adverbs that stand for a clause or a predicate ("to do so", "I think so"), which other languages
 say with a pronoun ("hacerlo", "le faire", "es tun")."""
@@ -246,7 +234,18 @@ say with a pronoun ("hacerlo", "le faire", "es tun")."""
 
 def _person(token: Token) -> bool:
     """A personal, reflexive or possessive pronoun or determiner: a word that names a person or thing."""
-    return (token.upos in ("PRON", "DET")) and (token.feats or {}).get("PronType") == "Prs"
+    return token.upos in ("PRON", "DET") and (token.feats or {}).get("PronType") == "Prs"
+
+
+def _personal_pronoun(token: Token) -> bool:
+    return token.upos == "PRON" and _person(token) and (token.feats or {}).get("Poss") != "Yes"
+
+
+def _article(token: Token) -> bool:
+    """An article attached to its noun: a determiner the target's grammar adds, not a pronoun's form
+    (a French object clitic "la" is tagged PRON, a German "Das" subject is no ``det``)."""
+    feats = token.feats or {}
+    return token.upos == "DET" and token.deprel == "det" and feats.get("PronType") == "Art" and feats.get("Poss") != "Yes"
 
 
 def cannot_translate(source: Token, targets: Sequence[Token]) -> bool:
