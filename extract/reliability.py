@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from checkpoints.extract.lexicon import Lexicon
+from checkpoints.extract.relink import is_article
 from checkpoints.extract.wordmatch import SentenceKeys
 from checkpoints.model import Alignment, SentencePair, Token
 
@@ -244,8 +245,7 @@ def _personal_pronoun(token: Token) -> bool:
 def _article(token: Token) -> bool:
     """An article attached to its noun: a determiner the target's grammar adds, not a pronoun's form
     (a French object clitic "la" is tagged PRON, a German "Das" subject is no ``det``)."""
-    feats = token.feats or {}
-    return token.upos == "DET" and token.deprel == "det" and feats.get("PronType") == "Art" and feats.get("Poss") != "Yes"
+    return is_article(token) and token.deprel == "det"
 
 
 def cannot_translate(source: Token, targets: Sequence[Token]) -> bool:
