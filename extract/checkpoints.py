@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, NamedTuple, Protocol
 
 from checkpoints.extract.completion import Completion
@@ -42,6 +43,7 @@ from checkpoints.extract.reliability import (
     cannot_translate,
     function_words_only,
     no_counterpart,
+    split_word_piece,
     unsupported_shift,
 )
 from checkpoints.extract.surface import SurfaceForms
@@ -63,8 +65,9 @@ SKIP_UNTRANSLATABLE = "aligned words cannot translate it"
 SKIP_LOW_DM = "no dictionary support"
 SKIP_UNCONFIRMED = "alignment not confirmed"
 SKIP_UNSUPPORTED_SHIFT = "class change without dictionary support"
-SKIP_ORDER = (SKIP_NOT_PARALLEL, SKIP_NOISE, SKIP_NO_ALIGNMENT, SKIP_UNTRANSLATABLE, SKIP_UNSUPPORTED_SHIFT,
-              SKIP_LOW_DM, SKIP_UNCONFIRMED)
+SKIP_SPLIT_WORD = "piece of a split word"
+SKIP_ORDER = (SKIP_NOT_PARALLEL, SKIP_NOISE, SKIP_NO_ALIGNMENT, SKIP_SPLIT_WORD, SKIP_UNTRANSLATABLE,
+              SKIP_UNSUPPORTED_SHIFT, SKIP_LOW_DM, SKIP_UNCONFIRMED)
 """The order the build summary lists the reasons in, whatever order a corpus met them."""
 
 
@@ -84,7 +87,11 @@ class ExtractionOptions:
     references the aligner is not sure of
     (:func:`checkpoints.extract.reliability.all_sure`).
     ``tokenize``: the match tokenizer references are written for
-    (:mod:`checkpoints.extract.surface`).
+    (:mod:`checkpoints.extract.surface`). ``split_words``: the source is
+    Chinese, whose tokenizers cut some words into pieces; a word check-point
+    of a piece translated only as the whole word gets no reference
+    (:func:`checkpoints.extract.reliability.split_word_piece`, with CC-CEDICT's
+    words).
     """
 
     noise_filter: bool = True
@@ -94,6 +101,7 @@ class ExtractionOptions:
     class_filter: bool = True
     confirm: bool = True
     complete: bool = True
+    split_words: bool = False
 
 
 class FoundLike(Protocol):
@@ -297,6 +305,11 @@ def _aligned_references(
         if not linked:
             reasons.append(SKIP_NO_ALIGNMENT)
             continue
+        if options.split_words and word_level and len(indices) == 1 and split_word_piece(
+            source_tokens, indices[0], linked, alignment, _chinese_words()
+        ):
+            reasons.append(SKIP_SPLIT_WORD)
+            continue
         aligned = [tokens[t] for t in linked]
         if head is not None and cannot_translate(head, aligned):
             reasons.append(SKIP_UNTRANSLATABLE)
@@ -324,6 +337,14 @@ def _aligned_references(
         references.append(Reference(index, words, surface.reference(words), dm, True))
     # with several references, the reason the last one was lost stands for all
     return references, reasons[-1] if reasons else SKIP_NO_ALIGNMENT
+
+
+@cache
+def _chinese_words() -> Callable[[str], bool]:
+    """CC-CEDICT's headwords, as written or converted to simplified characters (loaded at first use)."""
+    from checkpoints.taxonomy.lexicons import lexicon_lookup
+
+    return lexicon_lookup("cedict", "t2s")
 
 
 def _span_head(tokens: Sequence[Token], indices: Sequence[int]) -> int:

@@ -29,12 +29,13 @@ forms, numbers and names, :meth:`Lexicon.supports`) can tell them apart:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from checkpoints.extract.lexicon import Lexicon
 from checkpoints.extract.relink import is_article
 from checkpoints.extract.wordmatch import SentenceKeys
 from checkpoints.model import Alignment, SentencePair, Token
+from checkpoints.split_words import listed_runs
 
 CONTENT_UPOS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM"})
 
@@ -278,3 +279,44 @@ def all_sure(links: Sequence[tuple[int, int]], alignment: Alignment) -> bool:
     each of its links (in most runs: :func:`checkpoints.extract.align_eflomal.majority`).
     """
     return all(alignment.is_sure(link) for link in links)
+
+
+NOMINAL_UPOS = frozenset({"NOUN", "PROPN"})
+
+
+def split_word_piece(
+    tokens: Sequence[Token], index: int, linked: Sequence[int], alignment: Alignment, listed: Callable[[str], bool]
+) -> bool:
+    """True when ``tokens[index]`` is a piece of a word the tokenizer split, translated only as that whole word.
+
+    A run of adjacent tokens that written together is a dictionary word of
+    three characters or more (:func:`checkpoints.split_words.listed_runs`: 進 /
+    一 / 步 for 進一步 "further", 為 / 什麼 for 為什麼 "why", 公元 / 前 for
+    公元前 "BC") is one word of the source language; where every target word
+    linked to the piece is also linked to another piece of it, the piece has no
+    translation of its own, and a check-point of it ("Verb 進 → further",
+    "Preposition 為 → why", "Noun 公元 → BC": 公元 alone is "AD") would count the
+    whole word's translation against one of its characters. A compound of
+    nouns or names keeps one check-point, its head (the piece whose head lies
+    outside the run; the last where several do, Chinese compounds being
+    head-final): 手機 of 智能 / 手機 "smartphone", 王 of 王 / 安石 "Wang".
+    """
+    mine = set(linked)
+    text_of = lambda position: tokens[position].form  # noqa: E731
+    for start, end in listed_runs(text_of, len(tokens), index, index, listed, SPLIT_WORD_MIN_CHARS):
+        run = range(start, end + 1)
+        if not mine <= set(alignment.targets_of([k for k in run if k != index])):
+            continue
+        if all(tokens[k].upos in NOMINAL_UPOS for k in run) and index == _run_head(tokens, run):
+            continue
+        return True
+    return False
+
+
+SPLIT_WORD_MIN_CHARS = 3
+"""Two characters written together are nearly always some dictionary word: a split word has three or more."""
+
+
+def _run_head(tokens: Sequence[Token], run: range) -> int:
+    outside = [k for k in run if tokens[k].head - 1 not in run]
+    return outside[-1] if outside else run[-1]

@@ -19,15 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from checkpoints.model import Sentence, SentencePair
+from checkpoints.split_words import listed_runs
 from checkpoints.taxonomy.graph import SentenceGraph
 from checkpoints.taxonomy.lexicons import Lexicon
 from checkpoints.taxonomy.mining import association_scores, translation_entropy
 from checkpoints.taxonomy.pattern import MinedTable
 from checkpoints.taxonomy.values import ValueSpec
 from checkpoints.taxonomy.wordlist import KeyFunction
-
-MAX_RUN_TOKENS = 4
-"""The longest run of tokens :func:`inside_listed_run` tries: four-character idioms split one character a token."""
 
 
 def inside_listed_run(
@@ -43,7 +41,7 @@ def inside_listed_run(
     it and more, written together, is a listed word.
 
     The run holds at least two tokens and one token outside the span, at most
-    :data:`MAX_RUN_TOKENS`, and at least ``min_chars`` characters (進 / 一 /
+    :data:`~checkpoints.split_words.MAX_RUN_TOKENS`, and at least ``min_chars`` characters (進 / 一 /
     步 for 進一步 "further"). With ``words_stay``, a span that is itself a
     listed word of two characters or more is a word, and the run a compound
     of words (政府 / 機關 "government office"), not a split: only single
@@ -54,14 +52,8 @@ def inside_listed_run(
         own = "".join(key(graph, position) for position in range(first, last + 1))
         if len(own) >= 2 and listed(own):
             return False
-    for start in range(max(0, last - MAX_RUN_TOKENS + 1), first + 1):
-        for end in range(last, min(len(graph), start + MAX_RUN_TOKENS)):
-            if start == first and end == last:
-                continue
-            text = "".join(key(graph, position) for position in range(start, end + 1))
-            if len(text) >= min_chars and listed(text):
-                return True
-    return False
+    runs = listed_runs(lambda position: key(graph, position), len(graph), first, last, listed, min_chars)
+    return next(runs, None) is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ from checkpoints.service.build_corpus import AlignedCorpus, align_pairs
 from checkpoints.service.build_request import BuildRequest, BuildResult, input_paths
 from checkpoints.service.pair_spool import MEMORY_PAIRS
 from checkpoints.signature import SuiteHasher
-from checkpoints.tokenizers import default_match_tokenizer
+from checkpoints.tokenizers import default_match_tokenizer, is_chinese
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -148,6 +148,7 @@ def plan_suite(request: BuildRequest, corpus: AlignedCorpus, progress: Progress,
         and CLASS_FLUID_LANGUAGES.isdisjoint({language(request.source_lang), language(request.target_lang)}),
         confirm=request.confirm,
         complete=request.complete,
+        split_words=is_chinese(request.source_lang),
     )
     custom_taxonomy = request.taxonomy_name() not in builtin_taxonomies()
     options: dict[str, object] = {

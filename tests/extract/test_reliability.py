@@ -14,6 +14,7 @@ from checkpoints.extract.reliability import (
     cannot_translate,
     function_words_only,
     non_parallel_pairs,
+    split_word_piece,
     translated_share,
     unsupported_shift,
 )
@@ -285,3 +286,61 @@ def test_open_class_words_linked_only_to_function_words(demo_dir: Path, data_dir
     assert not function_words_only(rang, [would, delighted])  # a content word is enough
     assert not function_words_only(delighted_zh, [delighted]) and not function_words_only(rang, [])
     assert not function_words_only(english.tokens[11], [would])  # not an open-class word
+
+
+def test_pieces_of_a_split_chinese_word(demo_dir: Path, data_dir: Path) -> None:
+    """zh-en pair 57: the treebank cuts 進一步 "further" into 進 / 一 / 步, and eflomal links 進 and 步
+    to "further" alone: neither piece has a translation of its own (the hand review found "Verb 進 →
+    further" and "Quantifier 步 → further"). Pair 773: 智能 / 手機 "smartphone" is a compound of
+    nouns, which keeps its head 手機 and loses 智能. A piece with a word of its own stays: 智能 →
+    "smart" beside 手機 → "phone"."""
+    from checkpoints.taxonomy.lexicons import lexicon_lookup
+
+    listed = lexicon_lookup("cedict", "t2s")
+    chinese = read_conllu(data_dir / "taxonomy" / "zh_pud-ud-test.conllu.gz", "zh")
+    english = read_conllu(demo_dir / "en_pud.conllu.gz", "en")
+    source, target = chinese[56].tokens, english[56].tokens
+    assert [t.form for t in source[7:10]] == ["進", "一", "步"] and target[6].form == "further"
+    further = Alignment.from_pairs([(7, 6), (9, 6), (11, 7)])
+    assert split_word_piece(source, 7, [6], further, listed)
+    assert split_word_piece(source, 9, [6], further, listed)
+    assert not split_word_piece(source, 11, [7], further, listed)  # 支持 "support" is a word
+    assert not split_word_piece(source, 7, [6], Alignment.from_pairs([(7, 6)]), listed)  # shares nothing
+
+    source, target = chinese[772].tokens, english[772].tokens
+    assert [t.form for t in source[:2]] == ["智能", "手機"] and target[3].form == "smartphone"
+    smartphone = Alignment.from_pairs([(0, 3), (1, 3)])
+    assert split_word_piece(source, 0, [3], smartphone, listed)
+    assert not split_word_piece(source, 1, [3], smartphone, listed)  # the compound's head
+    assert not split_word_piece(source, 0, [3], Alignment.from_pairs([(0, 3), (1, 4)]), listed)
+
+
+def test_a_chinese_build_leaves_out_split_word_pieces(run_cli, tmp_path: Path, demo_dir: Path, data_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """The build's side of the rule, on zh-en pair 57 with the links of the test above: Verb 進 and
+    Quantifier 步 get no reference and are counted as pieces of a split word; 支持 keeps its own."""
+    (tmp_path / "zh.conllu").write_text(_pud_block(data_dir / "taxonomy" / "zh_pud-ud-test.conllu.gz", 57), encoding="utf-8")
+    (tmp_path / "en.conllu").write_text(_pud_block(demo_dir / "en_pud.conllu.gz", 57), encoding="utf-8")
+    (tmp_path / "a.align").write_text("7-6 9-6 11-7\n", encoding="utf-8")
+    code, _out, err = run_cli(
+        "build", "--db", tmp_path / "zh.db", "--src-lang", "zh", "--tgt-lang", "en",
+        "--source-conllu", tmp_path / "zh.conllu", "--reference-conllu", tmp_path / "en.conllu",
+        "--alignment", tmp_path / "a.align", "--dictionary", "cedict",
+    )
+    assert code == 0, err
+    from checkpoints.db.repo import load_suite
+    from checkpoints.db.session import open_engine, transaction
+
+    engine = open_engine(tmp_path / "zh.db", create=False)
+    with transaction(engine) as session:
+        suite = load_suite(session)
+    engine.dispose()
+    kept = {(cp.category, tuple(cp.source_indices)) for cp in suite.checkpoints}
+    skipped = suite.summary["skipped"].get("piece of a split word", {})
+    assert skipped.get("Verb") == 1 and skipped.get("Quantifier") == 1
+    assert ("Verb", (7,)) not in kept and ("Quantifier", (9,)) not in kept
+    assert ("Noun", (11,)) in kept
+
+
+def _pud_block(path: Path, number: int) -> str:
+    text = gzip.decompress(path.read_bytes()).decode("utf-8")
+    return [block for block in text.split("\n\n") if block.strip()][number - 1] + "\n\n"
