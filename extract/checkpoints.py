@@ -43,11 +43,13 @@ from checkpoints.extract.reliability import (
     cannot_translate,
     function_words_only,
     no_counterpart,
+    scattered,
     split_word_piece,
     unsupported_shift,
 )
 from checkpoints.extract.surface import SurfaceForms
 from checkpoints.model import (
+    GAP,
     Alignment,
     CheckPoint,
     Level,
@@ -66,8 +68,9 @@ SKIP_LOW_DM = "no dictionary support"
 SKIP_UNCONFIRMED = "alignment not confirmed"
 SKIP_UNSUPPORTED_SHIFT = "class change without dictionary support"
 SKIP_SPLIT_WORD = "piece of a split word"
+SKIP_SCATTERED = "translation in scattered pieces"
 SKIP_ORDER = (SKIP_NOT_PARALLEL, SKIP_NOISE, SKIP_NO_ALIGNMENT, SKIP_SPLIT_WORD, SKIP_UNTRANSLATABLE,
-              SKIP_UNSUPPORTED_SHIFT, SKIP_LOW_DM, SKIP_UNCONFIRMED)
+              SKIP_UNSUPPORTED_SHIFT, SKIP_SCATTERED, SKIP_LOW_DM, SKIP_UNCONFIRMED)
 """The order the build summary lists the reasons in, whatever order a corpus met them."""
 
 
@@ -334,7 +337,11 @@ def _aligned_references(
             reasons.append(SKIP_LOW_DM)
             continue
         words = completion.complete(linked) if completion is not None else linked
-        references.append(Reference(index, words, surface.reference(words), dm, True))
+        written = surface.reference(words)
+        if head is not None and scattered(head, written.count(GAP) + 1):
+            reasons.append(SKIP_SCATTERED)
+            continue
+        references.append(Reference(index, words, written, dm, True))
     # with several references, the reason the last one was lost stands for all
     return references, reasons[-1] if reasons else SKIP_NO_ALIGNMENT
 

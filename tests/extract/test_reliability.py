@@ -14,6 +14,7 @@ from checkpoints.extract.reliability import (
     cannot_translate,
     function_words_only,
     non_parallel_pairs,
+    scattered,
     split_word_piece,
     translated_share,
     unsupported_shift,
@@ -344,3 +345,41 @@ def test_a_chinese_build_leaves_out_split_word_pieces(run_cli, tmp_path: Path, d
 def _pud_block(path: Path, number: int) -> str:
     text = gzip.decompress(path.read_bytes()).decode("utf-8")
     return [block for block in text.split("\n\n") if block.strip()][number - 1] + "\n\n"
+
+
+def test_a_word_translated_in_scattered_pieces(run_cli, tmp_path: Path, demo_dir: Path, data_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """en-de pair 173, as eflomal linked it: "diesel" → "Dieselgeneratoren * werden * gesetzt" is no
+    translation of a noun, and the build gives it no reference. Pair 253: "suggests" → "deutet *
+    auf * hin" is a German verb bracket ("das" translates "so") and keeps its reference."""
+    english = read_conllu(demo_dir / "en_pud.conllu.gz", "en")
+    assert english[172].tokens[23].form == "diesel" and english[252].tokens[22].form == "suggests"
+    assert scattered(english[172].tokens[23], 3) and not scattered(english[172].tokens[23], 2)
+    assert not scattered(english[252].tokens[22], 3)
+
+    (tmp_path / "en.conllu").write_text(
+        _pud_block(demo_dir / "en_pud.conllu.gz", 173) + _pud_block(demo_dir / "en_pud.conllu.gz", 253), encoding="utf-8"
+    )
+    german = data_dir / "build" / "de_pud.conllu.gz"
+    (tmp_path / "de.conllu").write_text(_pud_block(german, 173) + _pud_block(german, 253), encoding="utf-8")
+    (tmp_path / "a.align").write_text("23-11 23-15 23-21 24-11\n16-28 22-27 22-29 22-32\n", encoding="utf-8")
+    code, _out, err = run_cli(
+        "build", "--db", tmp_path / "de.db", "--src-lang", "en", "--tgt-lang", "de",
+        "--source-conllu", tmp_path / "en.conllu", "--reference-conllu", tmp_path / "de.conllu",
+        "--alignment", tmp_path / "a.align",
+    )
+    assert code == 0, err
+    from checkpoints.db.repo import load_suite
+    from checkpoints.db.session import open_engine, transaction
+
+    engine = open_engine(tmp_path / "de.db", create=False)
+    with transaction(engine) as session:
+        suite = load_suite(session)
+    engine.dispose()
+    references = {
+        (cp.pair_id, cp.category, tuple(cp.source_indices)): " ".join(cp.references[0].tokens)
+        for cp in suite.checkpoints
+    }
+    assert suite.summary["skipped"]["translation in scattered pieces"] == {"Noun": 1}
+    assert (1, "Noun", (23,)) not in references
+    assert references[(1, "Noun", (24,))] == "Dieselgeneratoren"
+    assert references[(2, "Verb", (22,))] == "deutet * auf * hin"
