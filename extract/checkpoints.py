@@ -37,7 +37,7 @@ from typing import Any, NamedTuple, Protocol
 from checkpoints.extract.completion import Completion
 from checkpoints.extract.dictionary import Lexicon
 from checkpoints.extract.dm import DM_FLOOR, dictionary_matching_degree
-from checkpoints.extract.noise import constituent_spans, is_contiguous
+from checkpoints.extract.noise import constituent_spans, is_contiguous, is_title
 from checkpoints.extract.reliability import (
     all_sure,
     cannot_translate,
@@ -69,7 +69,8 @@ SKIP_UNCONFIRMED = "alignment not confirmed"
 SKIP_UNSUPPORTED_SHIFT = "class change without dictionary support"
 SKIP_SPLIT_WORD = "piece of a split word"
 SKIP_SCATTERED = "translation in scattered pieces"
-SKIP_ORDER = (SKIP_NOT_PARALLEL, SKIP_NOISE, SKIP_NO_ALIGNMENT, SKIP_SPLIT_WORD, SKIP_UNTRANSLATABLE,
+SKIP_TITLE = "a title, not a clause"
+SKIP_ORDER = (SKIP_NOT_PARALLEL, SKIP_NOISE, SKIP_TITLE, SKIP_NO_ALIGNMENT, SKIP_SPLIT_WORD, SKIP_UNTRANSLATABLE,
               SKIP_UNSUPPORTED_SHIFT, SKIP_SCATTERED, SKIP_LOW_DM, SKIP_UNCONFIRMED)
 """The order the build summary lists the reasons in, whatever order a corpus met them."""
 
@@ -249,6 +250,11 @@ def extract_checkpoints(
                 and not spans.agrees(indices, found.constituent_labels)
             ):
                 summary.skip(SKIP_NOISE, category)
+                continue
+            if options.noise_filter and level is not Level.WORD and is_title(
+                source.tokens, indices, indices[_span_head(source.tokens, indices)]
+            ):
+                summary.skip(SKIP_TITLE, category)
                 continue
             if found.reference is ReferenceMode.SENTENCE or _whole_sentence(source.tokens, indices):
                 references, reason = _whole_sentences(targets), SKIP_NO_ALIGNMENT

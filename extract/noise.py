@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from checkpoints.model import Sentence
+from checkpoints.model import Sentence, Token
 
 if TYPE_CHECKING:
     from nltk import Tree
@@ -75,3 +75,25 @@ def constituent_spans(sentence: Sentence) -> ConstituentSpans | None:
 
 def is_contiguous(indices: Sequence[int]) -> bool:
     return bool(indices) and indices[-1] - indices[0] + 1 == len(indices)
+
+
+VERBAL_HEADS = frozenset({"VERB", "AUX"})
+
+
+def is_title(tokens: Sequence[Token], indices: Sequence[int], head: int) -> bool:
+    """Whether a verb phrase or clause is a title written in title case, not a clause of the sentence.
+
+    A parser reads the titles of songs, films and books as the clauses their
+    words would make ("Knuck If You Buck": an adverbial clause "If You Buck";
+    "Breaking My Heart": a verb phrase), and an aligner gives them whatever
+    the reference says around the title. Such a span starts after the first
+    word of its sentence, has a verb as its head (``head``, a position in
+    ``tokens``; a capitalised noun phrase is a name, and names are noun
+    phrases), and every one of its words, two or more, starts with a capital
+    letter: a quoted sentence ("Go home") has lower-case words, and a German
+    clause lower-case verbs. Scripts without case never look like titles.
+    """
+    if min(indices) == 0 or tokens[head].upos not in VERBAL_HEADS:
+        return False
+    words = [tokens[i].form for i in indices if tokens[i].form[:1].isalpha()]
+    return len(words) >= 2 and all(word[:1].isupper() for word in words)
