@@ -2,7 +2,7 @@
 
 An aligner that learns from word co-occurrence links a word to the right
 *kind* of word but often to the wrong *instance* of it, and it has no notion
-of what a function word attaches to. Sixteen mends, each reading both parses:
+of what a function word attaches to. Seventeen mends, each reading both parses:
 
 1. **Stray articles.** An article translates a determiner, a demonstrative
    or possessive, or the numeral "one" (and, German "des", the preposition
@@ -166,6 +166,21 @@ of what a function word attaches to. Sixteen mends, each reading both parses:
     that head a phrase differently ("the Billboard 200" → "le Billboard 200")
     would lose right links too. Runs after the third mend, which settles
     which instance is which.
+17. **Main verbs of linked auxiliaries.** In a compound tense the aligner
+    may link the auxiliary and miss the participle or infinitive at the end
+    of the clause ("have opted" → "hat … gesetzt", "should take" → "sollten
+    … antreten", "has resulted" → "a eu"). A source verb none of whose links
+    reaches a target verb takes the verb that a target auxiliary linked to
+    one of its own auxiliaries depends on, when no source word holds that
+    verb: both sides say the verb form with an auxiliary, and the two
+    auxiliaries are linked. A source verb with a verbal complement is left
+    alone: the target verb may translate the complement ("want to do" →
+    "wollen … machen", "machen" for "do"); so is one without an auxiliary of
+    its own, which may itself be what the target auxiliary says (有 → "is",
+    沒有 → "has" in "has been"). By eye, 34 of the 42 verbs this changes in
+    the four PUD suites (seed 1) get their translation; in the gold pairs the
+    Verb phrase of en→de 63 becomes exact, and "is flying" (en→de 307), which
+    had no reference, gets a wrong one.
 """
 
 from __future__ import annotations
@@ -191,7 +206,7 @@ that depends on the verb ("said" ← "I have to ...") does not."""
 def relink(
     source: Sentence, reference: Sentence, links: set[Link], lexicon: Lexicon | None = None
 ) -> tuple[set[Link], int]:
-    """The links after the sixteen mends (module docstring), and how many links they changed.
+    """The links after the seventeen mends (module docstring), and how many links they changed.
 
     ``lexicon`` confirms the links the sixth and thirteenth mends keep (without one, only
     identical words and cognates confirm)."""
@@ -210,6 +225,7 @@ def relink(
     links = _names_found_whole(source, reference, links)
     links = _function_words_out_of_place(source, reference, links)
     links = _auxiliaries_for_auxiliaries(source, reference, links)
+    links = _main_verbs_of_auxiliaries(source, reference, links)
     links = _dependents_left_over(source, reference, links, before - links)
     links = _modals_said_by_mood(source, reference, links)
     links = _negations(source, reference, links)
@@ -566,6 +582,34 @@ def _auxiliaries_for_auxiliaries(source: Sentence, reference: Sentence, links: s
             links.add((chosen, t))
             taken.add(chosen)
     return links
+
+
+VERBAL_COMPLEMENTS = frozenset({"xcomp", "ccomp"})
+
+
+def _main_verbs_of_auxiliaries(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:
+    words, translations = source.tokens, reference.tokens
+    sources_of, targets_of = _sources_of(links), _targets_of(links)
+    added: set[Link] = set()
+    for s, word in enumerate(words):
+        if word.upos != "VERB" or any(translations[t].upos == "VERB" for t in targets_of.get(s, ())):
+            continue
+        dependents = [k for k, other in enumerate(words) if other.head - 1 == s]
+        if any(words[k].deprel.split(":")[0] in VERBAL_COMPLEMENTS and words[k].upos in ("VERB", "AUX") for k in dependents):
+            continue
+        auxiliaries = [k for k in dependents if _is_auxiliary(words[k])]
+        for t in sorted({t for k in auxiliaries for t in targets_of.get(k, ())}):
+            verb = translations[t].head - 1
+            if (
+                _is_auxiliary(translations[t])
+                and verb >= 0
+                and translations[verb].upos == "VERB"
+                and verb not in sources_of
+                and not any(link[1] == verb for link in added)
+            ):
+                added.add((s, verb))
+                break
+    return links | added
 
 
 PLACED_FUNCTION_UPOS = frozenset({"ADP", "AUX", "PART", "DET", "SCONJ", "CCONJ"})

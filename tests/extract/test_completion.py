@@ -891,3 +891,21 @@ def test_an_adverb_is_not_said_by_personal_pronouns_alone() -> None:
     en, es = pud("en", 253), pud("es", 253)
     assert (en.tokens[16].form, es.tokens[15].form) == ("so", "lo")
     assert not no_counterpart(en.tokens[16], [es.tokens[15]])
+
+
+def test_the_main_verb_of_a_linked_auxiliary() -> None:
+    """en→de pair 63: "have opted" → "hat … gesetzt". eflomal linked "have" to "hat" and "opted" to
+    "schon" only, leaving the participle "gesetzt" unlinked: "opted" takes it, so the Verb and Verb
+    phrase references end in the verb (the gold's "hat schon zuvor auf unkonventionelle Strafen
+    gesetzt"). Pair 149: "want" has no auxiliary of its own, and the German modal "wollen" it is
+    linked to heads "machen", which translates "do": nothing is added."""
+    en, de = pud("en", 63), pud("de", 63)
+    assert forms(en, [4, 5]) == ["have", "opted"] and forms(de, [4, 5, 10]) == ["hat", "schon", "gesetzt"]
+    links, _ = relink(en, de, {(4, 4), (5, 5), (9, 6)})
+    assert (5, 10) in links
+    links, _ = relink(en, de, {(5, 5), (9, 6)})  # no auxiliary linked: no verb form to complete
+    assert (5, 10) not in links
+    en, de = pud("en", 149), pud("de", 149)
+    assert forms(en, [5, 7]) == ["want", "do"] and forms(de, [9, 10]) == ["machen", "wollen"]
+    links, _ = relink(en, de, {(5, 10)})
+    assert (5, 9) not in links
