@@ -590,26 +590,29 @@ VERBAL_COMPLEMENTS = frozenset({"xcomp", "ccomp"})
 def _main_verbs_of_auxiliaries(source: Sentence, reference: Sentence, links: set[Link]) -> set[Link]:
     words, translations = source.tokens, reference.tokens
     sources_of, targets_of = _sources_of(links), _targets_of(links)
-    added: set[Link] = set()
+    dependents: dict[int, list[int]] = defaultdict(list)
+    for k, other in enumerate(words):
+        dependents[other.head - 1].append(k)
+    taken: set[int] = set()
     for s, word in enumerate(words):
         if word.upos != "VERB" or any(translations[t].upos == "VERB" for t in targets_of.get(s, ())):
             continue
-        dependents = [k for k, other in enumerate(words) if other.head - 1 == s]
-        if any(words[k].deprel.split(":")[0] in VERBAL_COMPLEMENTS and words[k].upos in ("VERB", "AUX") for k in dependents):
+        own = dependents[s]
+        if any(words[k].deprel.split(":")[0] in VERBAL_COMPLEMENTS and words[k].upos in ("VERB", "AUX") for k in own):
             continue
-        auxiliaries = [k for k in dependents if _is_auxiliary(words[k])]
-        for t in sorted({t for k in auxiliaries for t in targets_of.get(k, ())}):
+        for t in sorted({t for k in own if _is_auxiliary(words[k]) for t in targets_of.get(k, ())}):
             verb = translations[t].head - 1
             if (
                 _is_auxiliary(translations[t])
                 and verb >= 0
                 and translations[verb].upos == "VERB"
                 and verb not in sources_of
-                and not any(link[1] == verb for link in added)
+                and verb not in taken
             ):
-                added.add((s, verb))
+                links.add((s, verb))
+                taken.add(verb)
                 break
-    return links | added
+    return links
 
 
 PLACED_FUNCTION_UPOS = frozenset({"ADP", "AUX", "PART", "DET", "SCONJ", "CCONJ"})
