@@ -42,6 +42,7 @@ from checkpoints.extract.reliability import (
     all_sure,
     cannot_translate,
     function_words_only,
+    headless_pair,
     no_counterpart,
     scattered,
     split_word_piece,
@@ -70,8 +71,9 @@ SKIP_UNSUPPORTED_SHIFT = "class change without dictionary support"
 SKIP_SPLIT_WORD = "piece of a split word"
 SKIP_SCATTERED = "translation in scattered pieces"
 SKIP_TITLE = "a title, not a clause"
+SKIP_HEADLESS = "head of a two-word phrase unaligned"
 SKIP_ORDER = (SKIP_NOT_PARALLEL, SKIP_NOISE, SKIP_TITLE, SKIP_NO_ALIGNMENT, SKIP_SPLIT_WORD, SKIP_UNTRANSLATABLE,
-              SKIP_UNSUPPORTED_SHIFT, SKIP_SCATTERED, SKIP_LOW_DM, SKIP_UNCONFIRMED)
+              SKIP_UNSUPPORTED_SHIFT, SKIP_SCATTERED, SKIP_HEADLESS, SKIP_LOW_DM, SKIP_UNCONFIRMED)
 """The order the build summary lists the reasons in, whatever order a corpus met them."""
 
 
@@ -89,7 +91,9 @@ class ExtractionOptions:
     (:func:`checkpoints.extract.reliability.unsupported_shift`).
     ``confirm``: drop phrase and clause
     references the aligner is not sure of
-    (:func:`checkpoints.extract.reliability.all_sure`).
+    (:func:`checkpoints.extract.reliability.all_sure`) and those of a two-word
+    phrase whose head it left unlinked
+    (:func:`checkpoints.extract.reliability.headless_pair`).
     ``tokenize``: the match tokenizer references are written for
     (:mod:`checkpoints.extract.surface`). ``split_words``: the source is
     Chinese, whose tokenizers cut some words into pieces; a word check-point
@@ -307,7 +311,8 @@ def _aligned_references(
     checkpoint_tokens = [source_tokens[i] for i in indices]
     reasons: list[str] = []
     word_level = level is Level.WORD
-    head = checkpoint_tokens[_span_head(source_tokens, indices)] if word_level and options.pos_filter else None
+    span_head = indices[_span_head(source_tokens, indices)]
+    head = source_tokens[span_head] if word_level and options.pos_filter else None
     for index, (tokens, surface, alignment, completion) in enumerate(targets):
         links = alignment.links_of(indices)
         linked = sorted({t for _, t in links})
@@ -320,6 +325,11 @@ def _aligned_references(
             reasons.append(SKIP_SPLIT_WORD)
             continue
         aligned = [tokens[t] for t in linked]
+        if options.confirm and not word_level and headless_pair(
+            source_tokens, indices, span_head, {s for s, _ in links}, aligned
+        ):
+            reasons.append(SKIP_HEADLESS)
+            continue
         if head is not None and cannot_translate(head, aligned):
             reasons.append(SKIP_UNTRANSLATABLE)
             continue

@@ -94,7 +94,7 @@ def test_the_command_line_takes_the_engine(demo_dir: Path, tmp_path: Path, run_c
         *[arg for path in request.dictionaries for arg in ("--dictionary", path)],
     )
     assert code == 0, err
-    assert load_stored_suite(tmp_path / "cli.db").options["content_hash"] == "0e845358db85"
+    assert load_stored_suite(tmp_path / "cli.db").options["content_hash"] == "29d52074618b"
     code, _, err = run_cli("build", "--db", tmp_path / "x.db", "--src-lang", "en", "--tgt-lang", "es",
                            "--source-conllu", request.source_conllu, "--reference-conllu", request.reference_conllu[0],
                            "--workers", "2")

@@ -80,7 +80,7 @@ def build(
     repair: Annotated[bool, typer.Option("--repair/--no-repair", help="Repair automatic alignments with the dictionary and fixed expressions of the reference.")] = True,
     pos_filter: Annotated[bool, typer.Option("--pos-filter/--no-pos-filter", help="Drop word references whose aligned words cannot translate them (a dropped pronoun linked to a verb), or change class with no dictionary support (a noun linked to a verb).")] = True,
     parallel_filter: Annotated[bool, typer.Option("--parallel-filter/--no-parallel-filter", help="Skip pairs whose reference translates a neighbouring source sentence better than its own.")] = True,
-    confirm: Annotated[bool, typer.Option("--confirm/--no-confirm", help="Keep phrase and clause references only when the aligner is sure of every link.")] = True,
+    confirm: Annotated[bool, typer.Option("--confirm/--no-confirm", help="Keep phrase and clause references only when the aligner is sure of every link, and not when it left a two-word phrase's head unlinked.")] = True,
     complete: Annotated[bool, typer.Option("--complete/--no-complete", help="Complete references on the target side with the function words the aligner leaves out (auxiliaries, clitics, governed prepositions).")] = True,
     audit: Annotated[bool, typer.Option("--audit/--no-audit", help="Audit the new suite (reference self-score, substitution test) and keep the audit in its summary.")] = True,
     threads: Annotated[int | None, typer.Option("--threads", help="CPU threads for parsing raw text (default: torch's, one per core; 1 is often faster for small corpora).")] = None,

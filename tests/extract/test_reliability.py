@@ -13,6 +13,7 @@ from checkpoints.extract.reliability import (
     all_sure,
     cannot_translate,
     function_words_only,
+    headless_pair,
     non_parallel_pairs,
     scattered,
     split_word_piece,
@@ -21,7 +22,7 @@ from checkpoints.extract.reliability import (
 )
 from checkpoints.extract.repair import RepairCounts, repair_alignment
 from checkpoints.io.conllu import read_conllu
-from checkpoints.model import Alignment, Sentence, SentencePair
+from checkpoints.model import Alignment, Sentence, SentencePair, SuiteData
 
 
 def pud_pair(demo_dir: Path, number: int) -> tuple[Sentence, Sentence]:
@@ -328,18 +329,23 @@ def test_a_chinese_build_leaves_out_split_word_pieces(run_cli, tmp_path: Path, d
         "--alignment", tmp_path / "a.align", "--dictionary", "cedict",
     )
     assert code == 0, err
-    from checkpoints.db.repo import load_suite
-    from checkpoints.db.session import open_engine, transaction
-
-    engine = open_engine(tmp_path / "zh.db", create=False)
-    with transaction(engine) as session:
-        suite = load_suite(session)
-    engine.dispose()
+    suite = _built_suite(tmp_path / "zh.db")
     kept = {(cp.category, tuple(cp.source_indices)) for cp in suite.checkpoints}
     skipped = suite.summary["skipped"].get("piece of a split word", {})
     assert skipped.get("Verb") == 1 and skipped.get("Quantifier") == 1
     assert ("Verb", (7,)) not in kept and ("Quantifier", (9,)) not in kept
     assert ("Noun", (11,)) in kept
+
+
+def _built_suite(db: Path) -> SuiteData:
+    from checkpoints.db.repo import load_suite
+    from checkpoints.db.session import open_engine, transaction
+
+    engine = open_engine(db, create=False)
+    with transaction(engine) as session:
+        suite = load_suite(session)
+    engine.dispose()
+    return suite
 
 
 def _pud_block(path: Path, number: int) -> str:
@@ -368,13 +374,7 @@ def test_a_word_translated_in_scattered_pieces(run_cli, tmp_path: Path, demo_dir
         "--alignment", tmp_path / "a.align",
     )
     assert code == 0, err
-    from checkpoints.db.repo import load_suite
-    from checkpoints.db.session import open_engine, transaction
-
-    engine = open_engine(tmp_path / "de.db", create=False)
-    with transaction(engine) as session:
-        suite = load_suite(session)
-    engine.dispose()
+    suite = _built_suite(tmp_path / "de.db")
     references = {
         (cp.pair_id, cp.category, tuple(cp.source_indices)): " ".join(cp.references[0].tokens)
         for cp in suite.checkpoints
@@ -383,3 +383,53 @@ def test_a_word_translated_in_scattered_pieces(run_cli, tmp_path: Path, demo_dir
     assert (1, "Noun", (23,)) not in references
     assert references[(1, "Noun", (24,))] == "Dieselgeneratoren"
     assert references[(2, "Verb", (22,))] == "deutet * auf * hin"
+
+
+def test_a_two_word_phrase_whose_head_is_unlinked(run_cli, tmp_path: Path, demo_dir: Path, data_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """zh-en pair 275, as eflomal linked it: 獲利 "benefited" has no link, so the Subject-predicate
+    phrase 他們 … 獲利 would be "they", the Pronoun check-point again; it gets no reference and is
+    counted. 這 意味 "This means" keeps its own. With --no-confirm the phrase is kept. en-de pair 574
+    "the tide" → "die" of "das Blatt" (an article alone) goes too; pair 381 "Granite islands" →
+    "Granitinseln" stays (a German compound says both words), and so does a name said by its part."""
+    chinese = read_conllu(data_dir / "taxonomy" / "zh_pud-ud-test.conllu.gz", "zh")[274].tokens
+    english = read_conllu(demo_dir / "en_pud.conllu.gz", "en")
+    german = read_conllu(data_dir / "build" / "de_pud.conllu.gz", "de")
+    target = english[274].tokens
+    assert (chinese[3].form, chinese[17].form) == ("他們", "獲利") and chinese[3].head == 18
+    links = "0-0 1-1 3-3 4-6 5-14 6-18 7-19 9-7 11-9 12-9 13-10 16-13 18-20"
+    linked = {int(link.split("-")[0]) for link in links.split()}
+    assert headless_pair(chinese, [3, 17], 17, linked, [target[3]])  # 他們 → "they": the subject alone
+    assert not headless_pair(chinese, [0, 1], 1, linked, [target[0], target[1]])
+    assert not headless_pair(chinese, [3, 17], 17, linked | {17}, [target[3], target[6]])
+
+    tide, blatt = english[573].tokens, german[573].tokens
+    assert [t.form for t in tide[8:10]] == ["the", "tide"] and blatt[4].form == "die"
+    assert headless_pair(tide, [8, 9], 9, {8}, [blatt[4]])  # an article alone
+    granite, inseln = english[380].tokens, german[380].tokens
+    assert [t.form for t in granite[:2]] == ["Granite", "islands"] and inseln[1].form == "Granitinseln"
+    assert not headless_pair(granite, [0, 1], 1, {0}, [inseln[1]])  # a compound says both
+    assert headless_pair(granite, [0, 1], 1, {0}, [inseln[0]])  # but not by "Zu" alone
+    robinson = english[690].tokens
+    assert [t.form for t in robinson[11:13]] == ["Tom", "Robinson"] and robinson[12].deprel == "flat"
+    assert not headless_pair(robinson, [11, 12], 11, {12}, [robinson[12]])  # a name said by its part
+
+    (tmp_path / "zh.conllu").write_text(_pud_block(data_dir / "taxonomy" / "zh_pud-ud-test.conllu.gz", 275), encoding="utf-8")
+    (tmp_path / "en.conllu").write_text(_pud_block(demo_dir / "en_pud.conllu.gz", 275), encoding="utf-8")
+    (tmp_path / "a.align").write_text(links + "\n", encoding="utf-8")
+    phrases = {}
+    for name, extra in (("zh.db", ()), ("raw.db", ("--no-confirm",))):
+        code, _out, err = run_cli(
+            "build", "--db", tmp_path / name, "--src-lang", "zh", "--tgt-lang", "en",
+            "--source-conllu", tmp_path / "zh.conllu", "--reference-conllu", tmp_path / "en.conllu",
+            "--alignment", tmp_path / "a.align", *extra,
+        )
+        assert code == 0, err
+        suite = _built_suite(tmp_path / name)
+        phrases[name] = {
+            tuple(cp.source_indices): " ".join(cp.references[0].tokens)
+            for cp in suite.checkpoints if cp.category == "Subject-predicate phrase"
+        }
+        if name == "zh.db":
+            assert suite.summary["skipped"]["head of a two-word phrase unaligned"] == {"Subject-predicate phrase": 1}
+    assert phrases["zh.db"] == {(0, 1): "This means"}
+    assert phrases["raw.db"] == {(0, 1): "This means", (3, 17): "they"}
