@@ -362,7 +362,7 @@ def headless_pair(
     again, not a clause; or it is linked to function words only ("the tide"
     → "die" of "das Blatt", "for now" → "zu"). Of such references on the gold
     pairs of the eight PUD directions (``benchmarks/reference_quality.py``,
-    one build each) 14 of 16 were wrong. A name in parts is excepted ("Bill
+    one build each) 12 of 14 were wrong. A name in parts is excepted ("Bill
     Elliott" said "Elliott"), and so are longer phrases, where the other words
     still carry the phrase ("於 1916 年" → "in 1916").
     """
