@@ -22,7 +22,8 @@ from checkpoints.extract.reliability import (
 )
 from checkpoints.extract.repair import RepairCounts, repair_alignment
 from checkpoints.io.conllu import read_conllu
-from checkpoints.model import Alignment, Sentence, SentencePair, SuiteData
+from checkpoints.model import Alignment, Sentence, SentencePair
+from checkpoints.service.store import load_stored_suite
 
 
 def pud_pair(demo_dir: Path, number: int) -> tuple[Sentence, Sentence]:
@@ -329,23 +330,12 @@ def test_a_chinese_build_leaves_out_split_word_pieces(run_cli, tmp_path: Path, d
         "--alignment", tmp_path / "a.align", "--dictionary", "cedict",
     )
     assert code == 0, err
-    suite = _built_suite(tmp_path / "zh.db")
+    suite = load_stored_suite(tmp_path / "zh.db")
     kept = {(cp.category, tuple(cp.source_indices)) for cp in suite.checkpoints}
     skipped = suite.summary["skipped"].get("piece of a split word", {})
     assert skipped.get("Verb") == 1 and skipped.get("Quantifier") == 1
     assert ("Verb", (7,)) not in kept and ("Quantifier", (9,)) not in kept
     assert ("Noun", (11,)) in kept
-
-
-def _built_suite(db: Path) -> SuiteData:
-    from checkpoints.db.repo import load_suite
-    from checkpoints.db.session import open_engine, transaction
-
-    engine = open_engine(db, create=False)
-    with transaction(engine) as session:
-        suite = load_suite(session)
-    engine.dispose()
-    return suite
 
 
 def _pud_block(path: Path, number: int) -> str:
@@ -374,7 +364,7 @@ def test_a_word_translated_in_scattered_pieces(run_cli, tmp_path: Path, demo_dir
         "--alignment", tmp_path / "a.align",
     )
     assert code == 0, err
-    suite = _built_suite(tmp_path / "de.db")
+    suite = load_stored_suite(tmp_path / "de.db")
     references = {
         (cp.pair_id, cp.category, tuple(cp.source_indices)): " ".join(cp.references[0].tokens)
         for cp in suite.checkpoints
@@ -424,7 +414,7 @@ def test_a_two_word_phrase_whose_head_is_unlinked(run_cli, tmp_path: Path, demo_
             "--alignment", tmp_path / "a.align", *extra,
         )
         assert code == 0, err
-        suite = _built_suite(tmp_path / name)
+        suite = load_stored_suite(tmp_path / name)
         phrases[name] = {
             tuple(cp.source_indices): " ".join(cp.references[0].tokens)
             for cp in suite.checkpoints if cp.category == "Subject-predicate phrase"
