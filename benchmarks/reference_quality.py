@@ -31,7 +31,10 @@ on; en→fr and en→de were aligned by hand later, to measure them on pairs
 they were not written for. The same gold also measures the four directions read the
 other way round (``--pair es-en``, ``fr-en``, ``de-en``, ``en-zh``): source
 and target swap, and the rules meet languages on the side they were not
-written for (German cases on the source side, Chinese on the target side). A build's links depend on eflomal's seed
+written for (German cases on the source side, Chinese on the target side). Pairs
+without English (``--pair es-fr``, ``de-zh``, any two of es, fr, de, zh) are
+measured against the gold composed through the English words of the same
+sentences (:func:`pivoted_gold`), an approximation. A build's links depend on eflomal's seed
 (``build --seed``), so one build is one draw; ``--repeat`` builds with seeds
 1, 2, ... and prints every figure as mean (min–max) over them. ``--audit`` also prints each build's audit
 (:mod:`checkpoints.evaluate.audit`: ``checkpoints audit`` on the suite) and
@@ -41,6 +44,7 @@ Preposition).
 
     python benchmarks/reference_quality.py                # the four gold directions, 3 builds each
     python benchmarks/reference_quality.py --pair de-en --pair en-zh   # gold read the other way round
+    python benchmarks/reference_quality.py --pair es-fr --pair de-zh   # pairs without English: gold composed through English
     python benchmarks/reference_quality.py --pair en-es --repeat 1 --per-category
     python benchmarks/reference_quality.py --pair en-fr --audit
     python benchmarks/reference_quality.py --gold-dir OTHER_GOLD --pairs-file OTHER_IDS
@@ -71,6 +75,7 @@ from checkpoints.extract.align_quality import (
     read_gold,
     read_pair_numbers,
 )
+from checkpoints.io.conllu import read_conllu
 from checkpoints.model import Alignment, Level, SuiteData
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,6 +95,9 @@ class PairConfig:
     dictionaries: tuple[str, ...]
     reversed_gold: bool = False
     """The gold file is the other direction's (``en-de`` for de→en): its links are read target-first."""
+    pivot: tuple[str, str] | None = None
+    """For a pair without English (es→fr): the English gold directions of its source and target
+    language, whose links are composed through the English words (:func:`pivoted_gold`)."""
 
 
 CONFIGS = {
@@ -129,6 +137,44 @@ CONFIGS |= {
 was written for, with Debian's FreeDict dictionaries of that direction
 (``apt-get install dict-freedict-spa-eng dict-freedict-fra-eng dict-freedict-deu-eng``) and
 CC-CEDICT, which a build reads both ways."""
+
+PIVOTED_LANGUAGES = {"es": "en-es", "fr": "en-fr", "de": "en-de", "zh": "zh-en"}
+"""Each language the gold has and the gold direction that links it to English."""
+
+def _freedict(name: str) -> str:
+    return str(DICTD / f"freedict-{name}.index")
+
+
+PIVOTED_DICTIONARIES = {
+    "es-fr": (_freedict("fra-spa"),), "fr-es": (_freedict("fra-spa"),),
+    "de-fr": (_freedict("deu-fra"),), "fr-de": (_freedict("fra-deu"),),
+    "es-de": (_freedict("spa-deu"),), "de-es": (_freedict("deu-spa"),),
+} | {
+    pair: ("cedict", english)
+    for other, english in (("es", "freedict-eng-spa"), ("fr", _freedict("eng-fra")), ("de", _freedict("eng-deu")))
+    for pair in (f"zh-{other}", f"{other}-zh")
+}
+"""The dictionaries of pairs without English: FreeDict's where Debian has one (``dict-freedict-fra-spa``,
+``-deu-fra``, ``-fra-deu``, ``-deu-spa``, ``-spa-deu``; a build reads one written the other way round
+inverted); for Chinese, none exists, and CC-CEDICT with FreeDict's English one of the other language
+make one through English (:func:`checkpoints.extract.dictionary.pivot_legs`)."""
+
+CONFIGS |= {
+    f"{source}-{target}": PairConfig(
+        source, target,
+        CONFIGS[PIVOTED_LANGUAGES[source]].source if source == "zh" else CONFIGS[PIVOTED_LANGUAGES[source]].reference,
+        CONFIGS[PIVOTED_LANGUAGES[target]].source if target == "zh" else CONFIGS[PIVOTED_LANGUAGES[target]].reference,
+        "",
+        PIVOTED_DICTIONARIES[f"{source}-{target}"],
+        pivot=(PIVOTED_LANGUAGES[source], PIVOTED_LANGUAGES[target]),
+    )
+    for source in PIVOTED_LANGUAGES
+    for target in PIVOTED_LANGUAGES
+    if source != target
+}
+"""Pairs without English (es→fr, de→zh, ...), which no rule was written for and no one aligned by
+hand: their gold is composed through English (:func:`pivoted_gold`), with the dictionaries of
+:data:`PIVOTED_DICTIONARIES`."""
 
 
 def build_command(config: PairConfig, db: Path, extra: Sequence[str] = (), seed: int = 1) -> list[str]:
@@ -199,7 +245,49 @@ def read_suite_gold(suite: SuiteData, path: Path, pairs_file: Path, reversed_gol
     return {suite.pairs[position].id: alignment for position, alignment in entries}
 
 
-def measure(suite: SuiteData, gold: dict[int, Alignment]) -> Measurement:
+Judged = dict[int, tuple[frozenset[int], frozenset[int]]]
+"""Pair id → the source and the target words a pivoted gold can speak for."""
+
+
+def pivoted_gold(
+    suite: SuiteData, gold_dir: Path, pairs_file: Path, config: PairConfig
+) -> tuple[dict[int, Alignment], Judged]:
+    """Gold links of a pair without English, composed through the English words of the same PUD
+    sentence: a source word and a target word are linked when some English word is gold-linked to
+    both; and the words it can judge, those gold-linked to some English word. A word English does
+    not say (an article before "Los análisis", a reflexive clitic) has no counterpart through
+    English, and a check-point over one or a reference word that is one cannot be judged, so
+    :func:`measure` leaves them out. Still an approximation (a Spanish reflexive "se" is linked to
+    the French verb the English verb stands for), so its figures compare builds, not tools."""
+    assert config.pivot is not None
+    english = [len(sentence) for sentence in read_conllu(DEMO / "en_pud.conllu.gz")]
+    numbers = read_pair_numbers(pairs_file)
+
+    def with_english(direction: str, lengths: list[int]) -> dict[int, set[tuple[int, int]]]:
+        """``(English word, word)`` gold links of one language, by pair position."""
+        forward = CONFIGS[direction]
+        if forward.source_lang == "en":
+            entries = read_gold(gold_dir / forward.gold, english, lengths, numbers)
+            return {position: set(gold.links) for position, gold in entries}
+        entries = read_gold(gold_dir / forward.gold, lengths, english, numbers)
+        return {position: {(e, word) for word, e in gold.links} for position, gold in entries}
+
+    sources = with_english(config.pivot[0], [len(p.source) for p in suite.pairs])
+    targets = with_english(config.pivot[1], [len(p.references[0]) for p in suite.pairs])
+    composed: dict[int, Alignment] = {}
+    judged: Judged = {}
+    for position, source_links in sources.items():
+        pair_id = suite.pairs[position].id
+        composed[pair_id] = Alignment(frozenset(
+            (s, t) for e, s in source_links for f, t in targets[position] if e == f
+        ))
+        judged[pair_id] = (frozenset(s for _, s in source_links), frozenset(t for _, t in targets[position]))
+    return composed, judged
+
+
+def measure(suite: SuiteData, gold: dict[int, Alignment], judged: Judged | None = None) -> Measurement:
+    """``judged`` (pivoted gold): only the words the gold can speak for count, the rest is left out
+    of the check-points' spans and references and of the alignment's links."""
     result = Measurement()
     levels = {category.name: category.level for category in suite.categories}
     by_pair = defaultdict(list)
@@ -217,6 +305,11 @@ def measure(suite: SuiteData, gold: dict[int, Alignment]) -> Measurement:
             span = set(checkpoint.source_indices)
             gold_reference = {t for s, t in gold_links if s in span}
             reference = set(aligned[0].target_indices)
+            if judged is not None:
+                sources, targets = judged[pair_id]
+                if not span <= sources:
+                    continue
+                reference &= targets
             result.categories[checkpoint.category].add(reference, gold_reference)
             result.overall.add(reference, gold_reference)
             if levels[checkpoint.category] is Level.WORD:
@@ -225,7 +318,13 @@ def measure(suite: SuiteData, gold: dict[int, Alignment]) -> Measurement:
         linked_total += len(linked)
         covered_total += len(linked & covered)
     result.coverage = covered_total / linked_total if linked_total else 0.0
-    result.alignment = alignment_quality([pairs[pair_id].alignments[0] for pair_id in gold], list(gold.values()))
+    predicted = [pairs[pair_id].alignments[0] for pair_id in gold]
+    if judged is not None:
+        predicted = [
+            Alignment(frozenset((s, t) for s, t in alignment.links if s in judged[pair_id][0] and t in judged[pair_id][1]))
+            for alignment, pair_id in zip(predicted, gold, strict=True)
+        ]
+    result.alignment = alignment_quality(predicted, list(gold.values()))
     skipped = suite.summary.get("skipped_pairs", [])
     result.skipped_pairs = [int(p) for p in skipped if int(p) in gold] if isinstance(skipped, list) else []
     return result
@@ -310,8 +409,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             runs = []
             for number in range(args.repeat):
                 suite, seconds = build(config, Path(folder), number, extra)
-                gold = read_suite_gold(suite, args.gold_dir / config.gold, pairs_file, config.reversed_gold)
-                measured = measure(suite, gold)
+                judged = None
+                if config.pivot:
+                    gold, judged = pivoted_gold(suite, args.gold_dir, pairs_file, config)
+                else:
+                    gold = read_suite_gold(suite, args.gold_dir / config.gold, pairs_file, config.reversed_gold)
+                measured = measure(suite, gold, judged)
                 if args.audit:  # the build keeps its audit in the suite's summary
                     stored = suite.summary.get("audit")
                     measured.audit = stored if isinstance(stored, dict) else audit_suite(suite).to_json()

@@ -68,6 +68,18 @@ class Lexicon:
                     inverse.entries.setdefault(target, set()).add(source)
         return inverse
 
+    def through(self, other: Lexicon) -> Lexicon:
+        """This lexicon composed with ``other``, which translates this one's translations: a source
+        word's translations are ``other``'s translations of its translations (source → pivot →
+        target). The pivot's polysemy comes along (a word for "bank" may become "Ufer"): a
+        dictionary of the pair itself is better where there is one."""
+        composed = Lexicon(kind=f"{self.kind}→{other.kind}", origin=f"{self.origin}→{other.origin}")
+        for source, pivots in self.entries.items():
+            targets = set().union(*(other.entries.get(pivot, ()) for pivot in pivots))
+            if targets:
+                composed.entries[source] = targets
+        return composed
+
     def translations(self, token: Token) -> frozenset[str]:
         """Dictionary translations of a source word, by form and by lemma (memoised:
         a corpus asks for the same words over and over)."""

@@ -73,7 +73,7 @@ def build(
     align_method: Annotated[str, typer.Option("--align-method", help="simalign matching method: itermax, mwmf or inter.")] = "itermax",
     seed: Annotated[int, typer.Option("--seed", metavar="N", help=ALIGN_SEED_HELP)] = DEFAULT_ALIGN_SEED,
     taxonomy: Annotated[str | None, typer.Option("--taxonomy", help="en, zh, ud or a taxonomy file (default: the source language's, else ud).")] = None,
-    dictionary: Annotated[list[Path] | None, typer.Option("--dictionary", help="Bilingual dictionary for DM and alignment: TSV source<TAB>target, an Apertium .dix, a FreeDict/dictd .index, a CC-CEDICT file, or `cedict`; repeat to merge several.")] = None,
+    dictionary: Annotated[list[Path] | None, typer.Option("--dictionary", help="Bilingual dictionary for DM and alignment: TSV source<TAB>target, an Apertium .dix, a FreeDict/dictd .index, a CC-CEDICT file, or `cedict`; repeat to merge several. Two that share a third language are composed through it (`cedict` with an English–German one for a Chinese→German build).")] = None,
     name: Annotated[str | None, typer.Option("--name", help="Suite name (default: from the source file and languages).")] = None,
     noise_filter: Annotated[bool, typer.Option("--noise-filter/--no-noise-filter", help="Keep phrase check-points only where the constituency tree agrees.")] = True,
     min_dm: Annotated[float, typer.Option("--min-dm", help="Drop references whose DM is below this, unless the aligner is sure of all their links (0 keeps all).")] = 0.0,

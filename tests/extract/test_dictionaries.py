@@ -19,6 +19,7 @@ from checkpoints.extract.dictionary import (
     Lexicon,
     dictionary_path,
     is_named_dictionary,
+    pivot_legs,
     read_dictionaries,
     read_dictionary,
     wanted_keys,
@@ -250,6 +251,35 @@ def test_cedict_wanted_orientation_and_errors(tmp_path: Path) -> None:
     with pytest.raises(InputError) as caught:
         read_dictionary(unclosed, "zh", "en")
     assert str(caught.value) == f"{unclosed}:3: {CEDICT_LINE_PROBLEM}"
+
+
+def test_two_dictionaries_that_share_english_are_composed_through_it() -> None:
+    """A Chinese→Spanish build given CC-CEDICT (zh–en) and FreeDict's eng-spa: a Chinese word's
+    translations are the Spanish translations of its English ones, read off the two excerpts."""
+    assert pivot_legs([CEDICT, INDEX], "zh", "es") == {CEDICT: ("en", INDEX)}
+    lexicon = read_dictionaries([CEDICT, INDEX], "zh", "es")
+    assert lexicon.describe() == "cc-cedict→freedict:cedict-excerpt.u8→freedict-eng-spa.index"
+    assert lexicon.entries["房子"] == {"casa", "edificio", "construcción"}  # house, building; no entry for apartment, room
+    assert lexicon.entries["他們"] == {"ellos", "ellas"}  # they
+    assert lexicon.entries["基金"] == {"caja"}  # fund
+    assert "反對" not in lexicon.entries  # oppose: not in the FreeDict excerpt
+    # read the other way round, for Spanish→Chinese, each leg is inverted
+    backwards = read_dictionaries([INDEX, CEDICT], "es", "zh")
+    assert backwards.entries["casa"] == {"房子"}
+    assert backwards.entries["ellos"] == {"他們", "他们"}
+    # a dictionary of the pair itself is merged with the composed one
+    assert pivot_legs([CEDICT, INDEX, "mine.tsv"], "zh", "es") == {CEDICT: ("en", INDEX)}
+
+
+def test_a_dictionary_of_other_languages_without_its_second_leg_is_an_error() -> None:
+    assert pivot_legs([CEDICT], "zh", "es") == {}
+    with pytest.raises(InputError) as caught:
+        read_dictionaries([CEDICT], "zh", "es")
+    assert str(caught.value) == f"{CEDICT}: CC-CEDICT translates zh→en, but this build is zh→es"
+    # two legs that do not meet: zh–en and en–es do not make zh→de
+    with pytest.raises(InputError) as caught:
+        read_dictionaries([CEDICT, INDEX], "zh", "de")
+    assert str(caught.value) == f"{CEDICT}: CC-CEDICT translates zh→en, but this build is zh→de"
 
 
 def test_cedict_gloss_cleaning() -> None:
