@@ -617,6 +617,27 @@ def test_articles_hang_on_determiners_only() -> None:
     assert relink(en, de, {(of, des)})[0] == {(of, des)}
 
 
+def test_a_source_article_translates_into_determiners_pronouns_and_numerals_only() -> None:
+    """es→en pair 76: "Los investigadores" → "Researchers" (English says no article): "Los" loses
+    the link its noun holds; en→zh pair 387: "the Balkans" → 巴爾干人: "the" loses 巴爾干人 (Chinese
+    has no article). A German genitive article keeps "of" ("des Rennens" → "of the race") and
+    an article keeps an article."""
+    es, en = pud("es", 76), pud("en", 76)
+    assert forms(es, [0, 1]) == ["Los", "investigadores"] and en.tokens[0].form == "Researchers"
+    assert about(relink(es, en, {(0, 0), (1, 0)})[0], {0, 1}) == {(1, 0)}
+    en, zh = pud("en", 387), pud("zh", 387)
+    assert forms(en, [8, 9]) == ["the", "Balkans"] and zh.tokens[8].form == "巴爾干人"
+    assert about(relink(en, zh, {(8, 8), (9, 8)})[0], {8, 9}) == {(9, 8)}
+    en, de = pud("en", 317), pud("de", 317)
+    of = next(i for i, t in enumerate(en.tokens) if t.form == "of")
+    des = next(i for i, t in enumerate(de.tokens) if t.form == "des")
+    assert de.tokens[des].feats["Case"] == "Gen"
+    assert relink(de, en, {(des, of)})[0] == {(des, of)}
+    en, es = pud("en", 387), pud("es", 387)
+    assert (en.tokens[0].form, es.tokens[0].form) == ("The", "El")
+    assert about(relink(en, es, {(0, 0), (3, 1)})[0], {0}) == {(0, 0)}
+
+
 def test_classifiers_and_names_without_a_counterpart_lose_their_reference() -> None:
     """zh→en pair 351: the classifier 個 of 一個成就 ("an achievement") linked to "that"; pair 255: the
     transliterated name 帕爾雷 (Paire) linked to "played". A classifier has no English counterpart, a
