@@ -28,6 +28,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from importlib import resources
 from pathlib import Path
 
+from checkpoints.errors import InputError
 from checkpoints.extract.cedict_lexicon import SIDES as CEDICT_SIDES
 from checkpoints.extract.cedict_lexicon import read_cedict_dictionary
 from checkpoints.extract.dictd import dictd_stem, read_dictd_dictionary
@@ -149,6 +150,7 @@ def read_dictionaries(
     its description names each of them."""
     lemmas = list(corpus_lemmas)
     legs = pivot_legs(paths, source_lang, target_lang)
+    _refuse_a_lone_leg(paths, legs, source_lang, target_lang)
     lexicons = [
         read_dictionary(path, source_lang, target_lang, lemmas, wanted=wanted)
         for path in paths
@@ -212,6 +214,29 @@ def pivot_legs(
         if pivot != target and second is not None:
             legs[first] = (pivot, second)
     return legs
+
+
+def _refuse_a_lone_leg(
+    paths: Sequence[str | Path], legs: dict[str | Path, tuple[str, str | Path]], source_lang: str, target_lang: str
+) -> None:
+    """A dictionary of one of the build's languages and a third one, given without its second leg,
+    is refused with the way to use it: a dictionary from the third language to the other one."""
+    source, target = language(source_lang), language(target_lang)
+    seconds = {second for _, second in legs.values()}
+    for path in paths:
+        sides = dictionary_languages(path)
+        if sides is None or set(sides) == {source, target} or path in legs or path in seconds:
+            continue
+        shared = source if source in sides else target if target in sides else None
+        if shared is None:
+            continue  # nothing in common with the build: the reader says so
+        third = sides[1] if sides[0] == shared else sides[0]
+        wanted = f"{third}→{target}" if shared == source else f"{source}→{third}"
+        raise InputError(
+            path, None,
+            f"it translates {sides[0]}→{sides[1]}, but this build is {source}→{target} (give a dictionary "
+            f"{wanted} too, and the two are composed through {third})",
+        )
 
 
 def estimate_lexicon(pairs: Iterable[SentencePair]) -> Lexicon:

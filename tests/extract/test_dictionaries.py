@@ -275,11 +275,23 @@ def test_a_dictionary_of_other_languages_without_its_second_leg_is_an_error() ->
     assert pivot_legs([CEDICT], "zh", "es") == {}
     with pytest.raises(InputError) as caught:
         read_dictionaries([CEDICT], "zh", "es")
-    assert str(caught.value) == f"{CEDICT}: CC-CEDICT translates zh→en, but this build is zh→es"
+    assert str(caught.value) == (
+        f"{CEDICT}: it translates zh→en, but this build is zh→es (give a dictionary en→es too, and the two "
+        "are composed through en)"
+    )
+    with pytest.raises(InputError) as caught:  # the same for a dictionary of the target language
+        read_dictionaries([INDEX], "zh", "es")
+    assert str(caught.value) == (
+        f"{INDEX}: it translates en→es, but this build is zh→es (give a dictionary zh→en too, and the two "
+        "are composed through en)"
+    )
     # two legs that do not meet: zh–en and en–es do not make zh→de
     with pytest.raises(InputError) as caught:
         read_dictionaries([CEDICT, INDEX], "zh", "de")
-    assert str(caught.value) == f"{CEDICT}: CC-CEDICT translates zh→en, but this build is zh→de"
+    assert str(caught.value).startswith(f"{CEDICT}: it translates zh→en, but this build is zh→de (give a dictionary en→de")
+    with pytest.raises(InputError) as caught:  # no language in common: the reader's own message
+        read_dictionaries([INDEX], "zh", "de")
+    assert str(caught.value) == f"{INDEX}: freedict-eng-spa translates en→es, but this build is zh→de"
 
 
 def test_cedict_gloss_cleaning() -> None:
