@@ -10,9 +10,8 @@ The entry point for every dictionary a build can use:
   package, or the English–Spanish ones bundled with the demo
   (:data:`NAMED_DICTIONARIES`: ``cedict``, ``freedict-eng-spa``, ``apertium-eng-spa``);
 * several of them merged (``--dictionary`` is repeatable);
-* two that share a third language composed through it, where no dictionary
-  of the pair itself is given (:func:`pivot_legs`: CC-CEDICT and FreeDict's
-  English–German for Chinese→German);
+* two that share a third language, composed through it (:func:`pivot_legs`:
+  CC-CEDICT and FreeDict's English–German for Chinese→German);
 * without a dictionary, a lexicon estimated from the corpus's own alignments.
   It is weaker: it can only confirm links that recur in the corpus, so it
   screens out rare, likely wrong links but cannot judge frequent ones.
@@ -150,11 +149,9 @@ def read_dictionaries(
     its description names each of them."""
     lemmas = list(corpus_lemmas)
     legs = pivot_legs(paths, source_lang, target_lang)
-    _refuse_a_lone_leg(paths, legs, source_lang, target_lang)
+    in_legs = set(legs) | {second for _, second in legs.values()}
     lexicons = [
-        read_dictionary(path, source_lang, target_lang, lemmas, wanted=wanted)
-        for path in paths
-        if path not in legs and path not in {second for _, second in legs.values()}
+        read_dictionary(path, source_lang, target_lang, lemmas, wanted=wanted) for path in paths if path not in in_legs
     ]
     for first, (pivot, second) in legs.items():
         into_pivot = read_dictionary(first, source_lang, pivot, lemmas, wanted=wanted)
@@ -196,9 +193,10 @@ def pivot_legs(
     dictionary of its own gets nothing better. Measured on the hand-aligned
     PUD pairs composed through English (``benchmarks/reference_quality.py
     --pair zh-de``, one build): exact references 0.562 → 0.632 (zh→de), 0.575
-    → 0.617 (zh→es, with FreeDict's eng-spa). A dictionary that fits no such
-    chain is left to :func:`read_dictionary`, which says which languages it
-    has and which the build wants.
+    → 0.617 (zh→es, with FreeDict's eng-spa). A leg without its partner is
+    refused with the way to use it (the dictionary the build lacks); a
+    dictionary of two other languages is left to :func:`read_dictionary`,
+    which says which languages it has and which the build wants.
     """
     source, target = language(source_lang), language(target_lang)
     sides = {path: dictionary_languages(path) for path in paths}
@@ -213,30 +211,19 @@ def pivot_legs(
         )
         if pivot != target and second is not None:
             legs[first] = (pivot, second)
-    return legs
-
-
-def _refuse_a_lone_leg(
-    paths: Sequence[str | Path], legs: dict[str | Path, tuple[str, str | Path]], source_lang: str, target_lang: str
-) -> None:
-    """A dictionary of one of the build's languages and a third one, given without its second leg,
-    is refused with the way to use it: a dictionary from the third language to the other one."""
-    source, target = language(source_lang), language(target_lang)
-    seconds = {second for _, second in legs.values()}
-    for path in paths:
-        sides = dictionary_languages(path)
-        if sides is None or set(sides) == {source, target} or path in legs or path in seconds:
+    in_legs = set(legs) | {second for _, second in legs.values()}
+    for path, (left, right) in outside.items():
+        shared = source if source in (left, right) else target if target in (left, right) else None
+        if path in in_legs or shared is None:
             continue
-        shared = source if source in sides else target if target in sides else None
-        if shared is None:
-            continue  # nothing in common with the build: the reader says so
-        third = sides[1] if sides[0] == shared else sides[0]
+        third = right if left == shared else left
         wanted = f"{third}→{target}" if shared == source else f"{source}→{third}"
         raise InputError(
             path, None,
-            f"it translates {sides[0]}→{sides[1]}, but this build is {source}→{target} (give a dictionary "
+            f"it translates {left}→{right}, but this build is {source}→{target} (give a dictionary "
             f"{wanted} too, and the two are composed through {third})",
         )
+    return legs
 
 
 def estimate_lexicon(pairs: Iterable[SentencePair]) -> Lexicon:
